@@ -1,0 +1,19 @@
+# Config load and validation (once, here), the run plan, and the paths every rule shares.
+import sys
+
+from rgt import paths, runplan
+
+CONFIG_FILE = config.get("config_file", "config/config.yaml")
+CFG = runplan.load_or_exit(CONFIG_FILE, extra_keys=set(config) - {"config_file"})
+PLAN = runplan.plan_runs(CFG)
+RUNS, CHECKPOINTS = CFG["paths"]["runs"], CFG["paths"]["checkpoints"]
+RGT = f"{sys.executable} -m rgt"
+VERIFY_REPORT = paths.VERIFY_JSON
+FIGURE_FILES = paths.figure_files()
+EVIDENCE = paths.EVIDENCE
+
+
+wildcard_constraints:
+    run_id="[0-9a-f]{16}",
+    smoke_id="[0-9a-f]{16}",
+    fig="[a-z0-9_]+",

@@ -1,0 +1,16 @@
+# Train (or resume) one run. Checkpoints live in CHECKPOINTS/<run-id>/, a params path:
+# Snakemake deletes the outputs of failed and re-run jobs, so they must never be outputs.
+rule train:
+    input:
+        ancient(lambda wc: runplan.smoke_path(PLAN, wc.run_id)),
+    output:
+        run=f"{RUNS}/{{run_id}}/run.json",
+        model=f"{RUNS}/{{run_id}}/model.pt",
+        history=f"{RUNS}/{{run_id}}/train.csv",
+        config=f"{RUNS}/{{run_id}}/config.yaml",
+    params:
+        checkpoints=lambda wc: f"{CHECKPOINTS}/{wc.run_id}",
+    resources:
+        train_slots=1,
+    shell:
+        "{RGT} train --config {CONFIG_FILE} --run-id {wildcards.run_id}"

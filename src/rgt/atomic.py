@@ -1,0 +1,60 @@
+"""Crash-safe file writes: temp file -> flush -> fsync -> os.replace -> fsync(dir).
+
+A reader sees either the old file or the complete new one, never a torn write, even when the
+writer is killed with SIGKILL or the machine loses power after ``os.replace`` returns.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Iterator
+
+
+def fsync_dir(directory: Path) -> None:
+    """Persist a directory entry change (a rename or a new file) to disk."""
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def atomic_open(path: str | Path, mode: str = "wb") -> Iterator[IO]:
+    """Open ``<path>.tmp`` for writing; on clean exit make it ``path`` durably.
+
+    On an exception the temp file is removed and ``path`` is untouched.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, mode) as handle:
+        try:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        except BaseException:
+            handle.close()
+            tmp.unlink(missing_ok=True)
+            raise
+    os.replace(tmp, path)
+    fsync_dir(path.parent)
+
+
+def write_bytes(path: str | Path, data: bytes) -> None:
+    """Atomically replace ``path`` with ``data``."""
+    with atomic_open(path, "wb") as handle:
+        handle.write(data)
+
+
+def write_text(path: str | Path, text: str) -> None:
+    """Atomically replace ``path`` with UTF-8 ``text``."""
+    write_bytes(path, text.encode("utf-8"))
+
+
+def write_json(path: str | Path, obj: object) -> None:
+    """Atomically write ``obj`` as indented, key-sorted JSON with a trailing newline."""
+    write_text(path, json.dumps(obj, indent=2, sort_keys=True) + "\n")

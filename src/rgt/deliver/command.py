@@ -1,0 +1,172 @@
+"""``rgt aggregate``, ``rgt source-data`` and ``rgt figure``: the DELIVER verbs.
+
+Registering imports nothing heavy; matplotlib is imported only when a figure is rendered.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rgt.atomic import write_bytes, write_json
+from rgt.deliver.aggregate import AGGREGATE_SCHEMA, write_aggregate
+from rgt.deliver.inputs import DeliveryError, file_record, read_document
+from rgt.deliver.registry import FIGURES, FigureSpec, figure_spec
+from rgt.deliver.source_data import read_source_data, source_rows, write_source_data
+
+VERIFY_SCHEMA = "rgt/verify/v1"
+
+
+def register(subparsers) -> None:
+    """Add the ``aggregate``, ``source-data`` and ``figure`` verbs."""
+    defaults = argparse.ArgumentDefaultsHelpFormatter
+    aggregate = subparsers.add_parser(
+        "aggregate",
+        formatter_class=defaults,
+        help="summarise every finished run over seeds (evidence/results.json)",
+    )
+    aggregate.add_argument("--runs", default="runs", help="directory of runs/<run-id>/")
+    aggregate.add_argument("--out", default="evidence/results.json", help="the file to write")
+    aggregate.set_defaults(func=run_aggregate)
+
+    figure_ids = ", ".join(sorted(FIGURES))
+    source = subparsers.add_parser(
+        "source-data",
+        formatter_class=defaults,
+        help="write a figure's source rows at full precision (figures/<fig>/source_data.csv)",
+    )
+    source.add_argument("--aggregate", default="evidence/results.json", help="the aggregate")
+    source.add_argument("--fig", required=True, help=f"figure id: {figure_ids}")
+    source.add_argument("--out", help="default: figures/<fig>/source_data.csv")
+    source.set_defaults(func=run_source_data)
+
+    figure = subparsers.add_parser(
+        "figure",
+        formatter_class=defaults,
+        help="render a figure, re-open it (pixel gate) and write its provenance",
+    )
+    figure.add_argument("--fig", required=True, help=f"figure id: {figure_ids}")
+    figure.add_argument("--source", help="default: figures/<fig>/source_data.csv")
+    figure.add_argument("--verify", default="verify/report.json", help="the verify report")
+    figure.add_argument(
+        "--aggregate",
+        default="evidence/results.json",
+        help="the aggregate the source data came from (hashed into provenance)",
+    )
+    figure.add_argument("--out-dir", help="default: figures/<fig>")
+    figure.set_defaults(func=run_figure)
+
+
+def run_aggregate(args: argparse.Namespace) -> int:
+    """Handler of ``rgt aggregate``."""
+    aggregate = write_aggregate(args.runs, args.out)
+    cells = sum(
+        len(cells) for variants in aggregate["experiments"].values() for cells in variants.values()
+    )
+    print(
+        f"{args.out}: {len(aggregate['inputs'])} runs, {cells} metric cells, "
+        f"{len(aggregate['skipped'])} runs skipped",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def run_source_data(args: argparse.Namespace) -> int:
+    """Handler of ``rgt source-data``."""
+    spec = figure_spec(args.fig)
+    out = args.out or f"figures/{spec.fig_id}/source_data.csv"
+    rows = write_source_data(args.aggregate, spec, out)
+    print(f"{out}: {len(rows)} rows", file=sys.stderr)
+    return 0
+
+
+def run_figure(args: argparse.Namespace) -> int:
+    """Handler of ``rgt figure``: render, gate, record; a failed gate is reported, exit 0."""
+    spec = figure_spec(args.fig)
+    out_dir = Path(args.out_dir or f"figures/{spec.fig_id}")
+    source = args.source or (out_dir / "source_data.csv").as_posix()
+    provenance = build_figure(spec, source, args.verify, args.aggregate, out_dir)
+    report_gate(out_dir, provenance["pixel_gate"])
+    return 0
+
+
+def load_figure_rows(source: str | Path, spec: FigureSpec) -> list[dict]:
+    """The source rows for ``spec``; refuse an empty file or rows of another metric or split."""
+    rows = read_source_data(source)
+    if not rows:
+        raise DeliveryError(f"{source}: no rows", fix="regenerate it with `rgt source-data`")
+    foreign = {(row["metric"], row["split"]) for row in rows} - {(spec.metric, spec.split)}
+    if foreign:
+        raise DeliveryError(
+            f"{source}: rows for {sorted(foreign)}, but figure {spec.fig_id!r} shows "
+            f"{spec.metric}/{spec.split}",
+            fix=f"regenerate it with `rgt source-data --fig {spec.fig_id}`",
+        )
+    return rows
+
+
+def build_figure(
+    spec: FigureSpec,
+    source: str | Path,
+    verify_path: str | Path,
+    aggregate_path: str | Path,
+    out_dir: str | Path,
+) -> dict:
+    """Render ``spec`` from ``source`` into ``out_dir``, run the pixel gate, write provenance."""
+    from rgt.deliver.figures import render_figure
+    from rgt.deliver.pixel_gate import run_pixel_gate
+    from rgt.deliver.provenance import build_provenance
+
+    rows = load_figure_rows(source, spec)
+    verify = read_document(verify_path, VERIFY_SCHEMA, "rgt verify")
+    rendered = render_figure(rows, spec)
+    out_dir = Path(out_dir)
+    png, pdf = out_dir / "figure.png", out_dir / "figure.pdf"
+    write_bytes(png, rendered.png)
+    write_bytes(pdf, rendered.pdf)
+    parts = {
+        "inputs": [file_record(source), aggregate_record(aggregate_path), file_record(verify_path)],
+        "outputs": [file_record(png), file_record(pdf)],
+        "command": sys.argv,
+        "findings": verify.get("findings") or [],
+        "pixel_gate": run_pixel_gate(png, rendered.facts),
+        "source_matches_aggregate": source_matches_aggregate(rows, aggregate_path, spec),
+        "render_messages": rendered.facts["render_messages"],
+    }
+    provenance = build_provenance(spec.fig_id, rows, parts)
+    write_json(out_dir / "provenance.json", provenance)
+    return provenance
+
+
+def aggregate_record(path: str | Path) -> dict:
+    """The aggregate's ``{path, sha256}``; sha256 is null when the file is absent."""
+    return (
+        file_record(path)
+        if Path(path).is_file()
+        else {"path": Path(path).as_posix(), "sha256": None}
+    )
+
+
+def source_matches_aggregate(
+    rows: list[dict], aggregate_path: str | Path, spec: FigureSpec
+) -> bool | None:
+    """Whether the source rows are exactly what the aggregate gives now; null without one."""
+    if not Path(aggregate_path).is_file():
+        return None
+    aggregate = read_document(aggregate_path, AGGREGATE_SCHEMA, "rgt aggregate")
+    return source_rows(aggregate, spec) == rows
+
+
+def report_gate(out_dir: Path, gate: dict) -> None:
+    """Print the gate outcome; every failed check on its own line (disclosed, not blocking)."""
+    failed = [item for item in gate["checks"] if not item["ok"]]
+    if not failed:
+        print(f"{out_dir}: pixel gate passed ({len(gate['checks'])} checks)", file=sys.stderr)
+        return
+    print(
+        f"{out_dir}: pixel gate FAILED {len(failed)} check(s) (recorded in provenance.json):",
+        file=sys.stderr,
+    )
+    for item in failed:
+        print(f"  {item['name']}: {item['detail']}", file=sys.stderr)

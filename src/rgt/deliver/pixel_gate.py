@@ -1,0 +1,84 @@
+"""The pixel gate: re-open the saved image and check what a reader would see.
+
+Each check is ``{"name", "ok", "detail"}``. The gate discloses and never blocks: a failing check
+is recorded in provenance and reported, the figure stays on disk.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+GLYPH_MARKERS = ("Glyph", "missing from")
+
+
+def check(name: str, ok: bool, detail: str) -> dict:
+    """One gate check record."""
+    return {"name": name, "ok": bool(ok), "detail": detail}
+
+
+def check_not_blank(pixels) -> dict:
+    """The image has more than one colour (and so a non-zero pixel standard deviation)."""
+    import numpy as np
+
+    flat = np.asarray(pixels).reshape(-1, pixels.shape[-1] if pixels.ndim == 3 else 1)
+    colours = len(np.unique(flat, axis=0))
+    std = float(np.asarray(pixels, dtype=np.float64).std())
+    return check("not_blank", std > 0 and colours > 1, f"pixel std {std:.4g}, {colours} colours")
+
+
+def check_size(pixels, expected_size: list[int]) -> dict:
+    """The image is ``expected_size`` = [width, height] pixels."""
+    height, width = pixels.shape[:2]
+    ok = [width, height] == list(expected_size)
+    return check("size", ok, f"{width}x{height} px, expected {expected_size[0]}x{expected_size[1]}")
+
+
+def check_glyphs(messages: list[str]) -> dict:
+    """No glyph was reported missing while the figure was drawn."""
+    missing = [text for text in messages if all(marker in text for marker in GLYPH_MARKERS)]
+    detail = "; ".join(missing) if missing else "no missing-glyph warnings"
+    return check("glyphs", not missing, detail)
+
+
+def check_errorbars(expected: list[str], drawn: list[str]) -> dict:
+    """Every bar with more than one seed carries an error bar."""
+    absent = [label for label in expected if label not in drawn]
+    if absent:
+        return check("errorbars", False, f"no error bar on: {', '.join(absent)}")
+    return check("errorbars", True, f"{len(expected)} bar(s) with n > 1, all with error bars")
+
+
+def check_zero_baseline(nonnegative: bool, ylim_bottom: float) -> dict:
+    """A bar chart of a non-negative metric starts its y axis at 0."""
+    if not nonnegative:
+        return check("y_starts_at_zero", True, "metric can be negative: no floor required")
+    return check("y_starts_at_zero", ylim_bottom == 0, f"y axis starts at {ylim_bottom!r}")
+
+
+def check_text_inside(clipped: list[str]) -> dict:
+    """Titles, axis labels and tick labels lie inside the canvas (nothing clipped)."""
+    if clipped:
+        return check("text_inside", False, f"clipped: {clipped}")
+    return check("text_inside", True, "all text inside the canvas")
+
+
+def check_has_data(bars: int) -> dict:
+    """The chart shows at least one bar."""
+    return check("has_data", bars > 0, f"{bars} bar(s)")
+
+
+def run_pixel_gate(png_path: str | Path, facts: dict) -> dict:
+    """Re-open the PNG at ``png_path`` and run every check; ``{"ok", "checks"}``."""
+    from matplotlib.image import imread
+
+    pixels = imread(Path(png_path))
+    checks = [
+        check_not_blank(pixels),
+        check_size(pixels, facts["expected_size"]),
+        check_has_data(facts["bars"]),
+        check_glyphs(facts["render_messages"]),
+        check_errorbars(facts["errorbars_expected"], facts["errorbars_drawn"]),
+        check_zero_baseline(facts["nonnegative"], facts["ylim_bottom"]),
+        check_text_inside(facts["clipped_text"]),
+    ]
+    return {"ok": all(item["ok"] for item in checks), "checks": checks}

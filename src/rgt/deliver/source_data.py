@@ -1,0 +1,85 @@
+"""``figures/<fig>/source_data.csv``: the rows a figure is drawn from, at full precision.
+
+Values are written with ``repr`` so that ``float(text) == value`` exactly; rounding happens only
+when a figure or a sentence is rendered.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from rgt.atomic import write_text
+from rgt.deliver.aggregate import AGGREGATE_SCHEMA
+from rgt.deliver.inputs import DeliveryError, read_document
+from rgt.deliver.registry import FigureSpec
+
+COLUMNS = ("exp_id", "variant", "seed", "run_id", "metric", "split", "value", "n", "direction")
+
+
+def source_rows(aggregate: dict, spec: FigureSpec) -> list[dict]:
+    """One row per run for the figure's metric and split, sorted by exp_id, variant and seed."""
+    rows = []
+    for exp_id in sorted(aggregate["experiments"]):
+        variants = aggregate["experiments"][exp_id]
+        for variant in sorted(variants):
+            cell = variants[variant].get(f"{spec.metric}/{spec.split}")
+            for value in (cell or {}).get("values", []):
+                rows.append(
+                    {
+                        "exp_id": exp_id,
+                        "variant": variant,
+                        "seed": value["seed"],
+                        "run_id": value["run_id"],
+                        "metric": spec.metric,
+                        "split": spec.split,
+                        "value": value["value"],
+                        "n": value["n"],
+                        "direction": cell["direction"],
+                    }
+                )
+    return sorted(rows, key=lambda row: (row["exp_id"], row["variant"], row["seed"]))
+
+
+def render_csv(rows: list[dict]) -> str:
+    """CSV text with a header, ``\\n`` line ends and every value at full precision."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({**row, "value": repr(float(row["value"]))})
+    return buffer.getvalue()
+
+
+def write_source_data(aggregate_path: str | Path, spec: FigureSpec, out: str | Path) -> list[dict]:
+    """Write the figure's source rows from the aggregate at ``aggregate_path``; refuse zero rows."""
+    aggregate = read_document(aggregate_path, AGGREGATE_SCHEMA, "rgt aggregate")
+    rows = source_rows(aggregate, spec)
+    if not rows:
+        raise DeliveryError(
+            f"{aggregate_path}: no run has metric {spec.metric!r} on split {spec.split!r}, "
+            f"so figure {spec.fig_id!r} would be empty",
+            fix="evaluate runs that report this metric, then rerun `rgt aggregate`",
+        )
+    write_text(out, render_csv(rows))
+    return rows
+
+
+def read_source_data(path: str | Path) -> list[dict]:
+    """Parse a source_data.csv back into typed rows (int seed and n, float value)."""
+    path = Path(path)
+    if not path.is_file():
+        raise DeliveryError(f"{path}: no such file", fix="create it with `rgt source-data`")
+    with open(path, newline="", encoding="utf-8") as handle:
+        reader = csv.DictReader(handle)
+        if tuple(reader.fieldnames or ()) != COLUMNS:
+            raise DeliveryError(
+                f"{path}: columns are {reader.fieldnames}, expected {COLUMNS}",
+                fix="regenerate it with `rgt source-data`",
+            )
+        return [_typed(row) for row in reader]
+
+
+def _typed(row: dict) -> dict:
+    return {**row, "seed": int(row["seed"]), "n": int(row["n"]), "value": float(row["value"])}

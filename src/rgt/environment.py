@@ -1,0 +1,36 @@
+"""Facts about where and with what code a run executed: git state and package versions."""
+
+from __future__ import annotations
+
+import platform
+import subprocess
+from importlib import metadata
+from pathlib import Path
+
+DEFAULT_PACKAGES = ("torch", "numpy", "scikit-learn", "remote-gpu-trainer")
+
+
+def git_state(root: str | Path = ".") -> tuple[str | None, bool | None]:
+    """(commit sha, dirty flag) of the git work tree at ``root``; (None, None) outside git."""
+    try:
+        commit = _git(root, "rev-parse", "HEAD")
+        dirty = bool(_git(root, "status", "--porcelain", "--untracked-files=no"))
+    except (OSError, subprocess.CalledProcessError):
+        return None, None
+    return commit, dirty
+
+
+def _git(root: str | Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True,
+                          text=True, timeout=30).stdout.strip()
+
+
+def package_versions(names: tuple[str, ...] = DEFAULT_PACKAGES) -> dict[str, str | None]:
+    """Installed versions of ``names`` plus the Python version (None when not installed)."""
+    versions: dict[str, str | None] = {"python": platform.python_version()}
+    for name in names:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = None
+    return versions

@@ -1,0 +1,1 @@
+"""Evaluation of a sealed run's selected weights: metrics and per-sample predictions."""

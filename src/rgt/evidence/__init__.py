@@ -1,0 +1,1 @@
+"""EVIDENCE: ``evidence/EVIDENCE.json`` binds every delivered number to its source and limits."""

@@ -1,0 +1,198 @@
+"""Claims: one per delivered number, each bound to its source, figure and disclosures.
+
+Claim ids are ``<exp_id>/<variant>/<metric>/<split>`` for a variant's mean and
+``<exp_id>/<candidate>-vs-<baseline>/<metric>/<split>`` for a verify comparison; verify findings
+name the claims they affect by these ids.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rgt.deliver.inputs import DeliveryError
+from rgt.deliver.registry import figure_for
+
+EVIDENCE_SCHEMA = "rgt/evidence/v1"
+VERIFY_SCHEMA = "rgt/verify/v1"
+CLAIM_SPLIT = "test"
+SINGLE_SEED = "single seed"
+# Verdicts that limit what a comparison shows; "effect" and "noise" are stated, not disclosed.
+LIMITING_VERDICTS = ("underpowered", "confounded", "suspect-bug")
+COMPARISON_FIELDS = (
+    "exp_id",
+    "baseline",
+    "candidate",
+    "metric",
+    "split",
+    "direction",
+    "n_baseline",
+    "n_candidate",
+    "diff",
+    "ci_low",
+    "ci_high",
+    "verdict",
+)
+
+
+def claim_id(exp_id: str, variant: str, metric: str, split: str) -> str:
+    """The id of the claim about ``variant``'s mean ``metric`` on ``split``."""
+    return f"{exp_id}/{variant}/{metric}/{split}"
+
+
+def comparison_claim_id(comparison: dict) -> str:
+    """The id of the claim about a verify comparison (candidate minus baseline)."""
+    pair = f"{comparison['candidate']}-vs-{comparison['baseline']}"
+    return claim_id(comparison["exp_id"], pair, comparison["metric"], comparison["split"])
+
+
+def finding_text(finding: dict) -> str:
+    """A finding as one disclosure line: ``<severity>: <check>: <detail>``."""
+    return f"{finding.get('severity')}: {finding.get('check')}: {finding.get('detail')}"
+
+
+def finding_disclosures(claim: str, findings: list[dict]) -> list[str]:
+    """Disclosure lines of the findings that list ``claim``, in report order, without repeats."""
+    texts = [finding_text(item) for item in findings if claim in (item.get("claims") or [])]
+    return list(dict.fromkeys(texts))
+
+
+def variant_disclosures(claim: str, n_seeds: int, findings: list[dict]) -> list[str]:
+    """Findings attached to a variant claim, plus ``single seed`` when only one seed ran."""
+    single = [SINGLE_SEED] if n_seeds == 1 else []
+    return finding_disclosures(claim, findings) + single
+
+
+def figure_path(metric: str, split: str, figures_dir: str | Path) -> str | None:
+    """The rendered figure showing ``metric`` on ``split``, if one exists under ``figures_dir``."""
+    spec = figure_for(metric, split)
+    if spec is None:
+        return None
+    path = Path(figures_dir) / spec.fig_id / "figure.png"
+    return path.as_posix() if path.is_file() else None
+
+
+def variant_statement(exp_id: str, variant: str, cell: dict) -> str:
+    """A sentence stating a variant's mean, rounded for reading only."""
+    what = f"{cell['split']} {cell['metric']}"
+    if cell["n_seeds"] == 1:
+        return f"{variant} reaches a {what} of {cell['mean']:.4f} on {exp_id} (single seed)"
+    return (
+        f"{variant} reaches a mean {what} of {cell['mean']:.4f} over "
+        f"{cell['n_seeds']} seeds on {exp_id}"
+    )
+
+
+def variant_claim(exp_id: str, variant: str, cell: dict, context: dict) -> dict:
+    """The claim for one variant's metric on one split, from its aggregate cell."""
+    identity = claim_id(exp_id, variant, cell["metric"], cell["split"])
+    return {
+        "id": identity,
+        "statement": variant_statement(exp_id, variant, cell),
+        "aliases": [f"{cell['split']} {cell['metric']}", cell["metric"]],
+        "metric": cell["metric"],
+        "exp_id": exp_id,
+        "variant": variant,
+        "split": cell["split"],
+        "direction": cell["direction"],
+        "value": cell["mean"],
+        "n": cell["n_seeds"],
+        "variance": {"type": "std", "value": cell["std"]},
+        "run_ids": [row["run_id"] for row in cell["values"]],
+        "source": context["source"],
+        "figure": figure_path(cell["metric"], cell["split"], context["figures_dir"]),
+        "disclosures": variant_disclosures(identity, cell["n_seeds"], context["findings"]),
+    }
+
+
+def variant_claims(aggregate: dict, context: dict) -> list[dict]:
+    """One claim per experiment, variant and metric on the test split."""
+    return [
+        variant_claim(exp_id, variant, cell, context)
+        for exp_id, variants in aggregate["experiments"].items()
+        for variant, cells in variants.items()
+        for cell in cells.values()
+        if cell["split"] == CLAIM_SPLIT
+    ]
+
+
+def comparison_statement(comparison: dict) -> str:
+    """A sentence stating a comparison's difference, its 95% CI and its verdict."""
+    c = comparison
+    interval = _format_interval(c["ci_low"], c["ci_high"])
+    return (
+        f"{c['candidate']} vs {c['baseline']} on {c['exp_id']}: {c['split']} {c['metric']} "
+        f"difference {_signed(c['diff'])} (positive = better; 95% CI {interval}), "
+        f"verdict: {c['verdict']}"
+    )
+
+
+def _signed(number: float | None) -> str:
+    return "not available" if number is None else f"{number:+.4f}"
+
+
+def _format_interval(low: float | None, high: float | None) -> str:
+    if low is None or high is None:
+        return "not available"
+    return f"[{_signed(low)}, {_signed(high)}]"
+
+
+def comparison_disclosures(claim: str, comparison: dict, findings: list[dict]) -> list[str]:
+    """Findings attached to a comparison, its limiting verdict, and a single-seed side."""
+    texts = finding_disclosures(claim, findings)
+    if comparison["verdict"] in LIMITING_VERDICTS:
+        texts.append(f"verdict: {comparison['verdict']}")
+    if min(comparison["n_baseline"], comparison["n_candidate"]) == 1:
+        texts.append(SINGLE_SEED)
+    return texts
+
+
+def comparison_claim(comparison: dict, context: dict) -> dict:
+    """The claim for one verify comparison: value = diff, variance = its 95% CI."""
+    _require_comparison_fields(comparison, context["verify_source"])
+    c, identity = comparison, comparison_claim_id(comparison)
+    return {
+        "id": identity,
+        "statement": comparison_statement(c),
+        "aliases": [f"{c['split']} {c['metric']} difference", f"{c['metric']} difference"],
+        "metric": c["metric"],
+        "exp_id": c["exp_id"],
+        "variant": f"{c['candidate']}-vs-{c['baseline']}",
+        "baseline": c["baseline"],
+        "candidate": c["candidate"],
+        "split": c["split"],
+        "direction": c["direction"],
+        "value": c["diff"],
+        "n": min(c["n_baseline"], c["n_candidate"]),
+        "n_baseline": c["n_baseline"],
+        "n_candidate": c["n_candidate"],
+        "variance": {"type": "ci95", "value": [c["ci_low"], c["ci_high"]]},
+        "verdict": c["verdict"],
+        "source": context["verify_source"],
+        "figure": None,
+        "disclosures": comparison_disclosures(identity, c, context["findings"]),
+    }
+
+
+def _require_comparison_fields(comparison: dict, source: str) -> None:
+    missing = [name for name in COMPARISON_FIELDS if name not in comparison]
+    if missing:
+        raise DeliveryError(
+            f"{source}: a comparison lacks {', '.join(missing)} (schema {VERIFY_SCHEMA})",
+            fix="rerun `rgt verify`",
+        )
+
+
+def build_evidence(aggregate: dict, verify: dict, context: dict) -> dict:
+    """The ``rgt/evidence/v1`` document; ``context`` holds source paths and figures_dir.
+
+    ``context`` keys: ``source`` (aggregate path), ``verify_source``, ``figures_dir``, ``inputs``.
+    """
+    context = {**context, "findings": verify.get("findings") or []}
+    claims = variant_claims(aggregate, context) + [
+        comparison_claim(comparison, context) for comparison in verify.get("comparisons") or []
+    ]
+    return {
+        "schema": EVIDENCE_SCHEMA,
+        "claims": sorted(claims, key=lambda claim: claim["id"]),
+        "inputs": context["inputs"],
+    }

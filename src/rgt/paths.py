@@ -1,0 +1,21 @@
+"""Every generated path that more than one place names: rules, CLI defaults and DVC."""
+
+from __future__ import annotations
+
+VERIFY_JSON = "verify/report.json"
+VERIFY_MD = "verify/report.md"
+AGGREGATE = "evidence/results.json"
+EVIDENCE = "evidence/EVIDENCE.json"
+FIGURE_OUTPUTS = ("figure.png", "figure.pdf", "provenance.json")
+
+
+def smoke_record(smoke_id: str) -> str:
+    """Where the smoke gate of one variant writes its record."""
+    return f"smoke/{smoke_id}.json"
+
+
+def figure_files() -> list[str]:
+    """Every output of every registered figure."""
+    from rgt.deliver.registry import FIGURES
+
+    return [f"figures/{fig}/{name}" for fig in sorted(FIGURES) for name in FIGURE_OUTPUTS]

@@ -1,0 +1,117 @@
+"""``rgt status``: every run of the plan (and any other sealed run) with its state and metrics.
+
+States are computed from files, never from log lines: ``finished`` (sealed run.json),
+``running`` (status.json says so and its pid is alive), ``failed`` (a recorded failure,
+preemption, or a vanished process — the detail says which and whether it resumes), ``planned``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+from pathlib import Path
+
+from rgt.train.status import read_json
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``status`` verb."""
+    parser = subparsers.add_parser("status", help="list runs with their state and metrics")
+    parser.add_argument("--config", default="config/config.yaml", help="config file")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.set_defaults(func=run_status)
+
+
+def run_state(run_dir: Path, state_dir: Path) -> tuple[str, str]:
+    """(state, detail) of one run from its sealed record and its durable status files."""
+    record = read_json(run_dir / "run.json")
+    if record and record.get("status") == "finished":
+        return "finished", f"{record.get('steps')} steps, {record.get('attempts')} attempt(s)"
+    status = read_json(state_dir / "status.json")
+    if not status:
+        return "planned", ""
+    progress = f"step {status['step']}/{status['total_steps']}"
+    if status["state"] == "running":
+        if _alive(status):
+            return "running", progress
+        return "failed", f"process {status['pid']} vanished at {progress}; rerun to resume"
+    if status["state"] == "preempted":
+        return "failed", f"preempted at {progress}; rerun to resume"
+    if status["state"] == "failed":
+        return "failed", f"{status.get('error', '')} at {progress}"
+    return status["state"], progress
+
+
+def _alive(status: dict) -> bool:
+    if status.get("host") != socket.gethostname():
+        return True  # another machine's process: trust its record (a watcher checks it there)
+    try:
+        os.kill(int(status["pid"]), 0)
+    except (ProcessLookupError, ValueError):
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def headline_metrics(run_dir: Path) -> dict:
+    """``{"test accuracy": 0.97, ...}`` from results.json (empty when not evaluated)."""
+    results = read_json(run_dir / "results.json") or {}
+    return {f"{m['split']} {m['name']}": m["value"] for m in results.get("metrics", [])
+            if m["split"] == "test"}
+
+
+def collect(config: dict) -> list[dict]:
+    """One row per planned run, then per sealed run that is not in the plan."""
+    from rgt.runplan import plan_runs
+
+    runs_root, states_root = Path(config["paths"]["runs"]), Path(config["paths"]["checkpoints"])
+    rows, planned = [], set()
+    for spec in plan_runs(config):
+        planned.add(spec.run_id)
+        rows.append(_row(spec.run_id, spec.exp_id, spec.variant, spec.seed, runs_root,
+                         states_root, in_plan=True))
+    for run_json in sorted(runs_root.glob("*/run.json")):
+        record = read_json(run_json) or {}
+        if record.get("run_id") and record["run_id"] not in planned:
+            rows.append(_row(record["run_id"], record.get("exp_id"), record.get("variant"),
+                             record.get("seed"), runs_root, states_root, in_plan=False))
+    return rows
+
+
+def _row(run_id, exp_id, variant, seed, runs_root: Path, states_root: Path, in_plan: bool):
+    state, detail = run_state(runs_root / run_id, states_root / run_id)
+    return {"run_id": run_id, "exp_id": exp_id, "variant": variant, "seed": seed,
+            "state": state, "detail": detail, "in_plan": in_plan,
+            "metrics": headline_metrics(runs_root / run_id)}
+
+
+def run_status(args: argparse.Namespace) -> int:
+    """Handler of ``rgt status``."""
+    from rgt.config import load_config
+
+    rows = collect(load_config(args.config))
+    if args.json:
+        print(json.dumps(rows, indent=2, sort_keys=True))
+    else:
+        _print_table(rows)
+    return 0
+
+
+def _print_table(rows: list[dict]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    colours = {"finished": "green", "running": "cyan", "failed": "red", "planned": "dim"}
+    table = Table(title="runs")
+    for column in ("run id", "experiment", "variant", "seed", "state", "test metrics", "detail"):
+        table.add_column(column)
+    for row in rows:
+        metrics = ", ".join(f"{k.split()[1]} {v:.4f}" for k, v in sorted(row["metrics"].items()))
+        state = f"[{colours.get(row['state'], 'white')}]{row['state']}[/]"
+        detail = row["detail"] + ("" if row["in_plan"] else " (not in the current plan)")
+        table.add_row(row["run_id"], str(row["exp_id"]), str(row["variant"]), str(row["seed"]),
+                      state, metrics, detail)
+    Console().print(table)

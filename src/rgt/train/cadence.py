@@ -1,0 +1,58 @@
+"""Checkpoint cadence from Young/Daly: save every sqrt(2 * MTBF * save_cost) seconds.
+
+Too rare loses work at a failure; too often pays the save cost for nothing. The optimum of the
+expected waste is the Young/Daly interval; it is converted to whole steps, rounded down.
+"""
+
+from __future__ import annotations
+
+import math
+
+
+def young_daly_seconds(mtbf_seconds: float, save_seconds: float) -> float:
+    """The optimal interval between checkpoints, in seconds."""
+    return math.sqrt(2.0 * mtbf_seconds * max(save_seconds, 0.0))
+
+
+def interval_steps(mtbf_seconds: float, save_seconds: float, step_seconds: float) -> int:
+    """The Young/Daly interval in steps: rounded down, at least one step."""
+    if step_seconds <= 0:
+        return 1
+    return max(1, math.floor(young_daly_seconds(mtbf_seconds, save_seconds) / step_seconds))
+
+
+class Cadence:
+    """Decides at each step boundary whether to checkpoint.
+
+    With ``every_steps`` set, saves every that many steps. Otherwise it measures the save cost
+    and the mean step time as training goes and applies Young/Daly.
+    """
+
+    def __init__(self, mtbf_hours: float, every_steps: int | None = None):
+        self.mtbf_seconds = mtbf_hours * 3600.0
+        self.every_steps = every_steps
+        self.save_seconds = 0.0
+        self.step_seconds = 0.0
+        self.last_saved_step = 0
+
+    def record_save(self, step: int, seconds: float) -> None:
+        """Note a save's step and cost (the most expensive recent save is kept: be safe)."""
+        self.last_saved_step = step
+        self.save_seconds = max(seconds, 0.5 * self.save_seconds)
+
+    def record_step(self, seconds: float) -> None:
+        """Update the running mean step time (exponential, weight 0.1)."""
+        if self.step_seconds == 0.0:
+            self.step_seconds = seconds
+        else:
+            self.step_seconds += 0.1 * (seconds - self.step_seconds)
+
+    def interval(self) -> int:
+        """The current interval in steps."""
+        if self.every_steps:
+            return self.every_steps
+        return interval_steps(self.mtbf_seconds, self.save_seconds, self.step_seconds)
+
+    def due(self, step: int) -> bool:
+        """True when a checkpoint is due at this step boundary."""
+        return step - self.last_saved_step >= self.interval()

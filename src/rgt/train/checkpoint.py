@@ -1,0 +1,223 @@
+"""Durable checkpoint store: atomic full-state saves with a completion marker written last.
+
+Layout (docs/contracts.md, "Durable run state"): ``step-000000123.pt`` holds the state and
+``step-000000123.json`` marks it complete. A checkpoint is trusted only when its marker parses,
+its file has the marker's size and sha256, and ``torch.load(weights_only=True)`` accepts it.
+Incomplete or corrupt checkpoints are skipped with a warning and never deleted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import time
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import IO
+
+from rgt.atomic import atomic_open, write_json
+from rgt.errors import CheckpointError
+from rgt.hashing import sha256_file
+
+SCHEMA = "rgt/checkpoint/v1"
+_STEP_FILE = re.compile(r"^step-(\d+)\.(pt|json)$")
+# Below this size a hand-off to the hashing thread costs more than hashing in place.
+_PARALLEL_HASH_BYTES = 1 << 20
+
+
+class CheckpointWarning(UserWarning):
+    """A checkpoint was skipped or kept because it is incomplete or corrupt."""
+
+
+@dataclass(frozen=True)
+class CheckpointInfo:
+    """One checkpoint on disk; ``seconds`` is the save duration (0 for one found on disk)."""
+
+    step: int
+    path: Path
+    marker: Path
+    bytes: int
+    sha256: str
+    seconds: float
+
+
+class _Unusable(Exception):
+    """Why a checkpoint cannot be trusted; the text becomes the warning."""
+
+
+class _HashingWriter:
+    """Write-through file wrapper that hashes and counts every byte ``torch.save`` writes."""
+
+    def __init__(self, handle: IO[bytes], pool: ThreadPoolExecutor):
+        self._handle, self._pool = handle, pool
+        self.digest, self.size = hashlib.sha256(), 0
+
+    def write(self, data) -> int:
+        view = memoryview(data).cast("B")
+        self.size += view.nbytes
+        if view.nbytes < _PARALLEL_HASH_BYTES:
+            return self._handle.write(view)
+        # hashlib and the file write both release the GIL: the hash runs on the second core.
+        hashed = self._pool.submit(self.digest.update, view)
+        written = self._handle.write(view)
+        hashed.result()  # torch may reuse the buffer as soon as write() returns
+        return written
+
+    def flush(self) -> None:
+        self._handle.flush()
+
+
+class CheckpointStore:
+    """The checkpoints of one run in ``directory``; the newest ``keep`` good ones are kept."""
+
+    def __init__(self, directory: str | Path, keep: int = 2):
+        if keep < 2:
+            raise CheckpointError(
+                f"checkpoint keep={keep} leaves no fallback when the newest save is torn",
+                fix="set checkpoint keep to 2 or more",
+            )
+        self.directory = Path(directory)
+        self.keep = keep
+        # path -> (file identity + expected sha256, hash matched): spares re-reading files
+        # this process wrote or verified itself when pruning.
+        self._verified: dict[Path, tuple[tuple, bool]] = {}
+
+    def save(self, step: int, state: dict) -> CheckpointInfo:
+        """Write ``state`` atomically, then its marker, then prune old good checkpoints."""
+        if step < 0:
+            raise CheckpointError(f"checkpoint step {step} is negative", fix="count steps from 0")
+        started = time.perf_counter()
+        path, marker = self._paths(step)
+        marker.unlink(missing_ok=True)  # a stale marker must never describe the new bytes
+        size, digest = self._write_state(path, state)
+        write_json(marker, _marker_body(step, path.name, size, digest))
+        self._remember(path, digest, matched=True)
+        self._prune()
+        return CheckpointInfo(step, path, marker, size, digest, time.perf_counter() - started)
+
+    def complete(self) -> list[CheckpointInfo]:
+        """Checkpoints whose marker parses and whose file has the marker's size, newest first."""
+        found = []
+        for step in self._steps():
+            try:
+                found.append(self._inspect(step))
+            except _Unusable:
+                continue
+        return found
+
+    def load_latest(self) -> tuple[dict, CheckpointInfo] | None:
+        """Load the newest checkpoint that verifies; None when there is none (a first launch).
+
+        Every newer checkpoint that does not verify is skipped with a ``CheckpointWarning``
+        naming the file and the reason, and left on disk.
+        """
+        for step in self._steps():
+            try:
+                info = self._inspect(step)
+                return self._load_verified(info), info
+            except _Unusable as reason:
+                _warn(f"skipping checkpoint {self._paths(step)[0]}: {reason}; left on disk", 2)
+        return None
+
+    def _paths(self, step: int) -> tuple[Path, Path]:
+        stem = self.directory / f"step-{step:09d}"
+        return stem.with_suffix(".pt"), stem.with_suffix(".json")
+
+    def _steps(self) -> list[int]:
+        """Steps with a checkpoint file or a marker, newest first."""
+        if not self.directory.is_dir():
+            return []
+        names = (_STEP_FILE.match(p.name) for p in self.directory.iterdir())
+        return sorted({int(m[1]) for m in names if m}, reverse=True)
+
+    def _write_state(self, path: Path, state: dict) -> tuple[int, str]:
+        import torch  # deferred: reading markers must not pay for the torch import
+
+        with ThreadPoolExecutor(max_workers=1) as pool, atomic_open(path, "wb") as handle:
+            writer = _HashingWriter(handle, pool)
+            torch.save(state, writer)
+        return writer.size, writer.digest.hexdigest()
+
+    def _inspect(self, step: int) -> CheckpointInfo:
+        """The checkpoint of ``step`` as its marker describes it; _Unusable if it does not fit."""
+        path, marker = self._paths(step)
+        if not marker.exists():
+            raise _Unusable("no completion marker (the save never finished)")
+        try:
+            body = json.loads(marker.read_text(encoding="utf-8"))
+            size, digest = int(body["bytes"]), str(body["sha256"])
+            fits = (body["schema"], body["step"], body["file"]) == (SCHEMA, step, path.name)
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            raise _Unusable(f"unreadable marker {marker.name} ({err!r})") from None
+        if not fits:
+            raise _Unusable(f"marker {marker.name} does not describe {path.name}")
+        actual = path.stat().st_size if path.exists() else None
+        if actual != size:
+            raise _Unusable(f"file has {actual} bytes, its marker says {size} (truncated)")
+        return CheckpointInfo(step, path, marker, size, digest, 0.0)
+
+    def _load_verified(self, info: CheckpointInfo) -> dict:
+        import torch  # deferred, as in _write_state
+
+        if not self._hash_matches(info, trust_cache=False):
+            raise _Unusable("sha256 does not match its marker (corrupt)")
+        try:
+            state = torch.load(info.path, weights_only=True, map_location="cpu")
+        except Exception as err:  # noqa: BLE001 - untrusted bytes: any failure means unusable
+            raise _Unusable(f"torch.load failed ({type(err).__name__}: {err})") from None
+        if not isinstance(state, dict):
+            raise _Unusable(f"holds a {type(state).__name__}, not a state dict")
+        return state
+
+    def _hash_matches(self, info: CheckpointInfo, trust_cache: bool = True) -> bool:
+        cached = self._verified.get(info.path)
+        if trust_cache and cached and cached[0] == _identity(info.path, info.sha256):
+            return cached[1]
+        matched = sha256_file(info.path) == info.sha256
+        self._remember(info.path, info.sha256, matched)
+        return matched
+
+    def _remember(self, path: Path, digest: str, matched: bool) -> None:
+        self._verified[path] = (_identity(path, digest), matched)
+
+    def _prune(self) -> None:
+        """Delete good checkpoints older than the newest ``keep`` good ones; keep all bad ones."""
+        good = 0
+        for info in self.complete():
+            if not self._hash_matches(info):
+                _warn(f"checkpoint {info.path} does not match its sha256; kept on disk", 3)
+                continue
+            good += 1
+            if good > self.keep:
+                # Marker first: a crash in between leaves an incomplete file, never a marker
+                # that promises a missing one.
+                info.marker.unlink(missing_ok=True)
+                info.path.unlink(missing_ok=True)
+                self._verified.pop(info.path, None)
+
+
+def _warn(message: str, stacklevel: int) -> None:
+    warnings.warn(message, CheckpointWarning, stacklevel=stacklevel + 1)
+
+
+def _identity(path: Path, digest: str) -> tuple:
+    """What must stay equal for an earlier hash verdict on ``path`` to still hold."""
+    st = os.stat(path)
+    return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, digest)
+
+
+def _marker_body(step: int, file_name: str, size: int, digest: str) -> dict:
+    created = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return {
+        "schema": SCHEMA,
+        "step": step,
+        "file": file_name,
+        "bytes": size,
+        "sha256": digest,
+        "created_at": created.replace("+00:00", "Z"),
+    }

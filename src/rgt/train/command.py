@@ -1,0 +1,54 @@
+"""``rgt train`` and ``rgt smoke``: the training verbs called by rules/train.smk."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``train`` and ``smoke`` verbs."""
+    train = subparsers.add_parser(
+        "train", help="train (or resume) one planned run and seal runs/<run-id>/",
+        description="Train one run of the plan. Always resumes from the newest complete "
+                    "checkpoint; exits 75 after checkpointing on SIGTERM/SIGUSR1.")
+    train.add_argument("--config", default="config/config.yaml", help="config file")
+    train.add_argument("--run-id", required=True, help="a run id from `rgt plan`")
+    train.set_defaults(func=run_train)
+    smoke = subparsers.add_parser(
+        "smoke", help="CPU smoke gate: 2 optimizer steps of a variant, before training")
+    smoke.add_argument("--config", default="config/config.yaml", help="config file")
+    smoke.add_argument("--smoke-id", required=True, help="a smoke id from `rgt plan`")
+    smoke.add_argument("--out", required=True, help="where to write the smoke record (JSON)")
+    smoke.set_defaults(func=run_smoke)
+
+
+def run_train(args: argparse.Namespace) -> int:
+    """Handler of ``rgt train``."""
+    from rgt.config import load_config
+    from rgt.train.run import train_run
+    from rgt.runplan import find_run
+
+    config = load_config(args.config)
+    spec = find_run(config, args.run_id)
+    paths = config["paths"]
+    return train_run(spec, Path(paths["runs"]), Path(paths["checkpoints"]))
+
+
+def run_smoke(args: argparse.Namespace) -> int:
+    """Handler of ``rgt smoke``."""
+    from rgt.atomic import write_json
+    from rgt.config import load_config
+    from rgt.errors import ConfigError
+    from rgt.train.smoke import smoke_test
+    from rgt.runplan import plan_runs
+
+    specs = [spec for spec in plan_runs(load_config(args.config))
+             if spec.smoke_id == args.smoke_id]
+    if not specs:
+        raise ConfigError(f"smoke id {args.smoke_id} is not in the plan of {args.config}",
+                          "run `rgt plan` to list the current smoke ids")
+    record = smoke_test(specs[0])
+    write_json(args.out, record)
+    print(f"smoke ok: {specs[0].exp_id}/{specs[0].variant} losses {record['losses']}")
+    return 0

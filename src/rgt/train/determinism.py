@@ -1,0 +1,62 @@
+"""Seeding and RNG capture, so a resumed run replays exactly what an uninterrupted one does.
+
+RNG states are stored as tensors and lists (not numpy objects) so checkpoints load with
+``torch.load(weights_only=True)``.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import torch
+
+
+def configure(threads: int) -> dict:
+    """Fix thread count and deterministic kernels; return the settings for the run record."""
+    torch.set_num_threads(threads)
+    torch.use_deterministic_algorithms(True)
+    return {"threads": threads, "deterministic_algorithms": True}
+
+
+def seed_everything(seed: int) -> None:
+    """Seed python, numpy and torch (CPU and, when present, CUDA) from one integer."""
+    random.seed(seed)
+    np.random.seed(seed % 2**32)
+    torch.manual_seed(seed)
+
+
+def capture_rng() -> dict:
+    """The state of every RNG a training step may draw from."""
+    version, internal, gauss = random.getstate()
+    name, keys, position, has_gauss, cached = np.random.get_state()
+    state = {
+        "python": [version, list(internal), gauss],
+        "numpy": {"name": name, "keys": torch.from_numpy(keys.astype(np.int64)),
+                  "position": int(position), "has_gauss": int(has_gauss),
+                  "cached_gaussian": float(cached)},
+        "torch": torch.get_rng_state(),
+    }
+    if torch.cuda.is_available():
+        state["cuda"] = torch.cuda.get_rng_state_all()
+    return state
+
+
+def restore_rng(state: dict) -> None:
+    """Put every RNG back to a state captured by ``capture_rng``."""
+    version, internal, gauss = state["python"]
+    random.setstate((version, tuple(internal), gauss))
+    numpy_state = state["numpy"]
+    np.random.set_state((numpy_state["name"], numpy_state["keys"].numpy().astype(np.uint32),
+                         numpy_state["position"], numpy_state["has_gauss"],
+                         numpy_state["cached_gaussian"]))
+    torch.set_rng_state(state["torch"])
+    if "cuda" in state and torch.cuda.is_available():
+        torch.cuda.set_rng_state_all(state["cuda"])
+
+
+def epoch_order(num_samples: int, seed: int, epoch: int) -> torch.Tensor:
+    """The sample order of one epoch: a pure function of (seed, epoch), so no sampler state
+    needs saving — the data position is just (epoch, batch index)."""
+    generator = torch.Generator().manual_seed(seed * 1_000_003 + epoch)
+    return torch.randperm(num_samples, generator=generator)

@@ -1,0 +1,123 @@
+"""Train one planned run end to end: resume, train, checkpoint, seal the run directory.
+
+The same code path serves a first launch and every restart: it always loads the newest
+complete checkpoint first. Only when training has finished are the run's sealed files written
+(``run.json`` last); a sealed run is never rewritten.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+
+from rgt.data import load_dataset, make_split, split_sha256
+from rgt.errors import CheckpointError, DataError
+from rgt.train.cadence import Cadence
+from rgt.train.checkpoint import CheckpointStore
+from rgt.train.determinism import configure
+from rgt.train.preemption import EXIT_PREEMPTED, preemption_flag
+from rgt.train.progress import TrainingProgress, run_logger
+from rgt.train.sealing import is_sealed, seal_run
+from rgt.train.status import RunStatus
+from rgt.train.trainer import Trainer
+from rgt.runplan import RunSpec
+
+
+def train_run(spec: RunSpec, runs_root: Path, checkpoints_root: Path) -> int:
+    """Train (or resume) ``spec`` and seal ``runs_root/<run_id>``; returns the exit code.
+
+    Exit codes: 0 finished or already sealed, 75 preempted (checkpointed, rerun to resume).
+    Failures raise after recording ``failed`` in ``status.json``.
+    """
+    run_dir, state_dir = runs_root / spec.run_id, checkpoints_root / spec.run_id
+    logger = run_logger(spec.run_id, state_dir / "train.log")
+    if is_sealed(run_dir, spec.run_id):
+        logger.info("already sealed in %s: nothing to do", run_dir)
+        return 0
+    started = time.time()
+    determinism = configure(spec.config["train"]["threads"])
+    trainer = Trainer(spec.config, *_data(spec), spec.seed)
+    status = RunStatus(state_dir, trainer.total_steps,
+                       spec.config["checkpoint"]["heartbeat_seconds"])
+    try:
+        finished = _train(spec, trainer, state_dir, status, logger)
+    except BaseException as error:
+        status.set("failed", trainer.step, 1, f"{type(error).__name__}: {error}")
+        raise
+    if not finished:
+        status.set("preempted", trainer.step, EXIT_PREEMPTED)
+        logger.info("preempted at step %d: checkpoint saved; rerun to resume", trainer.step)
+        return EXIT_PREEMPTED
+    seal_run(run_dir, spec, trainer, determinism, started, status.attempts)
+    status.set("finished", trainer.step, 0)
+    logger.info("finished: sealed %s", run_dir)
+    return 0
+
+
+def _data(spec: RunSpec):
+    dataset = load_dataset(spec.config["data"])
+    if dataset.sha256() != spec.data_sha256:
+        raise DataError(f"data of run {spec.run_id} changed since it was planned",
+                        "rerun snakemake so the run is planned against the current data")
+    split = make_split(dataset, spec.config["data"]["split"])
+    if split_sha256(split) != spec.split_sha256:
+        raise DataError(f"split of run {spec.run_id} does not match its pinned hash",
+                        "rerun snakemake so the run is planned against the current split")
+    return dataset, split
+
+
+def _train(spec: RunSpec, trainer: Trainer, state_dir: Path, status: RunStatus,
+           logger: logging.Logger) -> bool:
+    ckpt = spec.config["checkpoint"]
+    store = CheckpointStore(state_dir, keep=ckpt["keep"])
+    cadence = Cadence(ckpt["mtbf_hours"], ckpt["every_steps"])
+    _resume(store, trainer, cadence, spec, logger)
+    status.set("running", trainer.step)
+
+    def save() -> None:
+        info = store.save(trainer.step, {**trainer.state_dict(),
+                                         "save_seconds": cadence.save_seconds})
+        cadence.record_save(trainer.step, info.seconds)
+
+    def on_step(step: int, seconds: float, loss: float) -> None:
+        cadence.record_step(seconds)
+        status.beat(step, loss)
+        progress.update(step, loss)
+        if step % trainer.steps_per_epoch == 0:
+            logger.info("epoch %d/%d step %d/%d %s", trainer.epoch,
+                        spec.config["train"]["epochs"], step, trainer.total_steps,
+                        _epoch_summary(trainer.history[-1]))
+
+    with preemption_flag() as flag, TrainingProgress(spec.run_id, trainer.total_steps,
+                                                     trainer.step) as progress:
+        if trainer.step == 0 and not store.complete():
+            save()  # a resume point from the start, and the first measure of the save cost
+        finished = trainer.run(cadence.due, save, lambda: bool(flag), on_step)
+        if finished and cadence.last_saved_step != trainer.step:
+            save()
+    if flag:
+        logger.info("received %s", flag.signal_name)
+    return finished
+
+
+def _resume(store: CheckpointStore, trainer: Trainer, cadence: Cadence, spec: RunSpec,
+            logger: logging.Logger) -> None:
+    loaded = store.load_latest()
+    if loaded is None:
+        logger.info("starting %s/%s seed %d (%d steps)", spec.exp_id, spec.variant, spec.seed,
+                    trainer.total_steps)
+        return
+    state, info = loaded
+    if state["config_digest"] != spec.config_digest:
+        raise CheckpointError(f"{info.path} belongs to another config",
+                              f"move {info.path.parent} aside; it is not this run's state")
+    trainer.load_state_dict(state)
+    cadence.record_save(trainer.step, float(state.get("save_seconds", 0.0)))
+    logger.info("resumed from %s (step %d/%d)", info.path.name, trainer.step,
+                trainer.total_steps)
+
+
+def _epoch_summary(row: dict) -> str:
+    return (f"train_loss {row['train_loss']:.4f} val_loss {row['val_loss']:.4f} "
+            f"val_accuracy {row['val_accuracy']:.4f}")

@@ -1,0 +1,77 @@
+"""Sealing a finished run: its immutable files in ``runs/<run-id>/``, ``run.json`` last."""
+
+from __future__ import annotations
+
+import csv
+import io
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import torch
+import yaml
+
+from rgt import atomic
+from rgt.environment import git_state, package_versions
+from rgt.hashing import state_dict_sha256
+from rgt.train.status import read_json
+from rgt.runplan import RunSpec
+
+SEALED_FILES = ("config.yaml", "train.csv", "model.pt", "run.json")
+HISTORY_COLUMNS = ("epoch", "step", "train_loss", "val_loss", "val_accuracy", "lr")
+
+
+def is_sealed(run_dir: Path, run_id: str) -> bool:
+    """True when ``run_dir`` holds a finished run with this id and all its training files."""
+    record = read_json(run_dir / "run.json")
+    return bool(record and record.get("run_id") == run_id
+                and record.get("status") == "finished"
+                and all((run_dir / name).is_file() for name in SEALED_FILES))
+
+
+def seal_run(run_dir: Path, spec: RunSpec, trainer, determinism: dict, started: float,
+             attempts: int) -> dict:
+    """Write the run's files atomically, ``run.json`` last; return the run record."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    atomic.write_text(run_dir / "config.yaml", yaml.safe_dump(spec.config, sort_keys=True))
+    atomic.write_text(run_dir / "train.csv", history_csv(trainer.history))
+    selected = trainer.selection["model"]
+    with atomic.atomic_open(run_dir / "model.pt") as handle:
+        torch.save(selected, handle)
+    record = run_record(spec, trainer, determinism, started, attempts)
+    atomic.write_json(run_dir / "run.json", record)
+    return record
+
+
+def history_csv(history: list[dict]) -> str:
+    """``train.csv``: one row per epoch, floats at full precision."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=HISTORY_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for row in history:
+        writer.writerow({key: repr(value) if isinstance(value, float) else value
+                         for key, value in row.items()})
+    return buffer.getvalue()
+
+
+def run_record(spec: RunSpec, trainer, determinism: dict, started: float, attempts: int) -> dict:
+    """The ``run.json`` content (schema ``rgt/run/v1``)."""
+    commit, dirty = git_state()
+    return {
+        "schema": "rgt/run/v1", "run_id": spec.run_id, "exp_id": spec.exp_id,
+        "variant": spec.variant, "seed": spec.seed, "baseline_variant": spec.baseline_variant,
+        "variant_overrides": spec.variant_overrides, "config_digest": spec.config_digest,
+        "code_sha256": spec.code_sha256, "code_commit": commit, "code_dirty": dirty,
+        "data_sha256": spec.data_sha256, "split_sha256": spec.split_sha256,
+        "split_sizes": trainer.split_sizes,
+        "packages": package_versions(), "device": str(trainer.device),
+        "determinism": determinism, "started_at": _iso(started), "ended_at": _iso(time.time()),
+        "status": "finished", "attempts": attempts, "steps": trainer.step,
+        "selected_step": trainer.selection["step"],
+        "weights_sha256": state_dict_sha256(trainer.model.state_dict()),
+        "selected_weights_sha256": state_dict_sha256(trainer.selection["model"]),
+    }
+
+
+def _iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

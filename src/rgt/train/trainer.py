@@ -1,0 +1,172 @@
+"""The training loop: a Stateful trainer whose full state is one named dict.
+
+Everything that decides the next step is in ``state_dict()``: weights, optimizer, scheduler,
+step, epoch, position in the epoch, RNG states, the running epoch loss, the history and the
+selected (best validation) weights. Loading it and continuing gives bit-identical results to
+never having stopped.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Callable
+
+import torch
+import torch.nn.functional as F
+
+from rgt.data import Dataset, positions
+from rgt.evaluate.scoring import is_better, score
+from rgt.hashing import digest_json
+from rgt.models import build_model
+from rgt.train.determinism import capture_rng, epoch_order, restore_rng, seed_everything
+
+StepHook = Callable[[int, float, float], None]  # (step, seconds, loss)
+
+
+def split_tensors(dataset: Dataset, ids) -> tuple[torch.Tensor, torch.Tensor]:
+    """Inputs and labels of the samples with these ids, as tensors."""
+    rows = positions(dataset, ids)
+    return torch.from_numpy(dataset.inputs[rows]), torch.from_numpy(dataset.labels[rows])
+
+
+def resolve_device(name: str) -> torch.device:
+    """``auto`` picks CUDA when present, else the CPU."""
+    if name == "auto":
+        name = "cuda" if torch.cuda.is_available() else "cpu"
+    return torch.device(name)
+
+
+class Trainer:
+    """Trains one run's model; ``state_dict``/``load_state_dict`` capture all of it."""
+
+    def __init__(self, config: dict, dataset: Dataset, split: dict, seed: int):
+        self.config = config
+        self.train_config = config["train"]
+        self.seed = seed
+        self.device = resolve_device(self.train_config.get("device", "auto"))
+        self.train_x, self.train_y = split_tensors(dataset, split["train"])
+        self.val_x, self.val_y = split_tensors(dataset, split["val"])
+        self.split_sizes = {name: len(ids) for name, ids in split.items()}
+        seed_everything(seed)
+        self.model = build_model(config["model"], dataset.inputs.shape[1:],
+                                 dataset.num_classes).to(self.device)
+        self.optimizer = self._make_optimizer()
+        batch = self.train_config["batch_size"]
+        self.steps_per_epoch = math.ceil(len(self.train_y) / batch)
+        self.total_steps = self.train_config["epochs"] * self.steps_per_epoch
+        self.scheduler = self._make_scheduler()
+        self._reset_position()
+
+    def _reset_position(self) -> None:
+        self.step, self.epoch, self.batch_in_epoch = 0, 0, 0
+        self.epoch_loss = [0.0, 0]
+        self.history: list[dict] = []
+        self.selection = {"metric": self.config["selection"]["metric"], "value": None,
+                          "step": None, "epoch": None, "model": None}
+        self._order: tuple[int, torch.Tensor] | None = None
+
+    def _make_optimizer(self) -> torch.optim.Optimizer:
+        cfg = self.train_config
+        if cfg["optimizer"] == "sgd":
+            return torch.optim.SGD(self.model.parameters(), lr=cfg["lr"], momentum=0.9,
+                                   weight_decay=cfg["weight_decay"])
+        return torch.optim.Adam(self.model.parameters(), lr=cfg["lr"],
+                                weight_decay=cfg["weight_decay"])
+
+    def _make_scheduler(self) -> torch.optim.lr_scheduler.LRScheduler:
+        if self.train_config["scheduler"] == "cosine":
+            return torch.optim.lr_scheduler.CosineAnnealingLR(self.optimizer, self.total_steps)
+        return torch.optim.lr_scheduler.LambdaLR(self.optimizer, lambda _: 1.0)
+
+    @property
+    def finished(self) -> bool:
+        """True when every planned step has run."""
+        return self.step >= self.total_steps
+
+    def state_dict(self) -> dict:
+        """The full named training state (loadable with ``weights_only=True``)."""
+        return {
+            "model": self.model.state_dict(),
+            "optimizer": self.optimizer.state_dict(),
+            "scheduler": self.scheduler.state_dict(),
+            "step": self.step, "epoch": self.epoch, "batch_in_epoch": self.batch_in_epoch,
+            "epoch_loss": list(self.epoch_loss),
+            "rng": capture_rng(),
+            "config_digest": digest_json(self.config),
+            "history": [dict(row) for row in self.history],
+            "selection": dict(self.selection),
+        }
+
+    def load_state_dict(self, state: dict) -> None:
+        """Continue exactly where ``state`` was captured."""
+        self.model.load_state_dict(state["model"])
+        self.optimizer.load_state_dict(state["optimizer"])
+        self.scheduler.load_state_dict(state["scheduler"])
+        self.step, self.epoch = state["step"], state["epoch"]
+        self.batch_in_epoch = state["batch_in_epoch"]
+        self.epoch_loss = list(state["epoch_loss"])
+        self.history = [dict(row) for row in state["history"]]
+        self.selection = dict(state["selection"])
+        restore_rng(state["rng"])
+
+    def _batch(self) -> tuple[torch.Tensor, torch.Tensor]:
+        if self._order is None or self._order[0] != self.epoch:
+            self._order = (self.epoch, epoch_order(len(self.train_y), self.seed, self.epoch))
+        size = self.train_config["batch_size"]
+        index = self._order[1][self.batch_in_epoch * size:(self.batch_in_epoch + 1) * size]
+        return self.train_x[index].to(self.device), self.train_y[index].to(self.device)
+
+    def train_step(self) -> float:
+        """One optimizer step on the next batch; runs the epoch end when the epoch is done."""
+        inputs, labels = self._batch()
+        self.model.train()
+        self.optimizer.zero_grad(set_to_none=True)
+        loss = F.cross_entropy(self.model(inputs), labels)
+        loss.backward()
+        self.optimizer.step()
+        self.scheduler.step()
+        value = loss.item()
+        self.step += 1
+        self.batch_in_epoch += 1
+        self.epoch_loss = [self.epoch_loss[0] + value, self.epoch_loss[1] + 1]
+        if self.batch_in_epoch == self.steps_per_epoch:
+            self._end_epoch()
+        return value
+
+    def _end_epoch(self) -> None:
+        val = score(self.model, self.val_x, self.val_y)
+        self.epoch += 1
+        self.history.append({
+            "epoch": self.epoch, "step": self.step,
+            "train_loss": self.epoch_loss[0] / self.epoch_loss[1],
+            "val_loss": val.loss, "val_accuracy": val.accuracy,
+            "lr": self.optimizer.param_groups[0]["lr"],
+        })
+        self.batch_in_epoch, self.epoch_loss = 0, [0.0, 0]
+        metric = self.selection["metric"]
+        if is_better(metric, val.metric(metric), self.selection["value"]):
+            self.selection.update(value=val.metric(metric), step=self.step, epoch=self.epoch,
+                                  model=_detached_copy(self.model.state_dict()))
+
+    def run(self, should_save: Callable[[int], bool], save: Callable[[], None],
+            stop_requested: Callable[[], bool], on_step: StepHook) -> bool:
+        """Train to the end or until a stop is requested; True when finished.
+
+        At each step boundary: ``on_step(step, loss)``, then a save when ``should_save(step)``
+        says so or a stop is requested (the save happens before stopping).
+        """
+        while not self.finished:
+            started = time.perf_counter()
+            loss = self.train_step()
+            on_step(self.step, time.perf_counter() - started, loss)
+            stop = stop_requested()
+            if stop or should_save(self.step):
+                save()
+            if stop:
+                return self.finished
+        return True
+
+
+def _detached_copy(state: dict) -> dict:
+    return {name: tensor.detach().clone().cpu() for name, tensor in state.items()}

@@ -1,0 +1,111 @@
+"""The audit: load runs, run every check, compare variants, and collect the findings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from rgt.verify.checks import BUG_CHECKS, run_findings
+from rgt.verify.compare import Comparison, Settings, compare_experiment
+from rgt.verify.experiments import Experiment, build_claim_index, group_experiments
+from rgt.verify.findings import ClaimIndex, Finding
+from rgt.verify.predictions import load_predictions
+from rgt.verify.runs import RunSet, load_runs
+
+SCHEMA = "rgt/verify/v1"
+
+
+@dataclass(frozen=True)
+class Audit:
+    """Everything ``rgt verify`` found: comparisons, findings, and the inputs' shape."""
+
+    comparisons: tuple[Comparison, ...]
+    findings: tuple[Finding, ...]
+    runset: RunSet
+    settings: Settings
+
+    def to_report(self) -> dict:
+        """The ``rgt/verify/v1`` report object (write it key-sorted)."""
+        return {
+            "schema": SCHEMA,
+            "comparisons": [comparison.to_dict() for comparison in self.comparisons],
+            "findings": [finding.to_dict() for finding in self.findings],
+        }
+
+
+def audit_runs(runs_dir: str | Path, settings: Settings | None = None) -> Audit:
+    """Audit every run under ``runs_dir``; raises ``RunStateError`` on unusable input only."""
+    settings = settings or Settings()
+    runset = load_runs(runs_dir)
+    experiments, findings = group_experiments(runset.runs)
+    claims = build_claim_index(experiments)
+    findings += skipped_findings(runset)
+    for run in runset.runs:
+        findings += run_findings(run, load_predictions(run.predictions_path), claims)
+    suspects: dict[str, list[str]] = {}
+    for finding in findings:
+        if finding.check in BUG_CHECKS:
+            suspects.setdefault(finding.subject, []).append(finding.check)
+    comparisons = [c for exp in experiments for c in compare_experiment(exp, suspects, settings)]
+    for experiment in experiments:
+        findings += variant_findings(experiment, claims)
+    findings += comparison_findings(comparisons)
+    return Audit(tuple(comparisons), tuple(sorted(findings, key=Finding.sort_key)), runset,
+                 settings)
+
+
+def skipped_findings(runset: RunSet) -> list[Finding]:
+    """One ``skipped-run`` finding per run directory that was not audited."""
+    return [Finding("skipped-run", skipped.severity, skipped.run_id, skipped.reason)
+            for skipped in runset.skipped]
+
+
+def variant_findings(experiment: Experiment, claims: ClaimIndex) -> list[Finding]:
+    """``single-seed`` per one-run variant and ``direction-missing`` per undirected metric."""
+    exp_id = experiment.exp_id
+    findings = [Finding("single-seed", "warning", f"{exp_id}/{variant}",
+                        f"{exp_id}/{variant} has a single seed (run {runs[0].run_id}); its "
+                        f"numbers carry no variance estimate", claims.claims_for(exp_id, variant))
+                for variant, runs in sorted(experiment.variants.items()) if len(runs) == 1]
+    for metric in experiment.metric_names():
+        if experiment.direction(metric) is None:
+            affected = [c for v in sorted(experiment.variants)
+                        for c in claims.claims_for(exp_id, v, metric)]
+            findings.append(Finding("direction-missing", "error", f"{exp_id}/{metric}",
+                                    f"metric {metric!r} has no consistent direction "
+                                    f"('higher' or 'lower'); diffs are left unoriented",
+                                    tuple(affected)))
+    return findings
+
+
+def comparison_findings(comparisons: list[Comparison]) -> list[Finding]:
+    """``confounded`` once per variant pair, ``underpowered`` per underpowered comparison."""
+    findings, seen_pairs = [], set()
+    for comparison in comparisons:
+        pair = (comparison.exp_id, comparison.candidate, comparison.baseline)
+        if comparison.confounders and pair not in seen_pairs:
+            seen_pairs.add(pair)
+            findings.append(_confounded(comparison, comparisons))
+        if comparison.verdict == "underpowered":
+            findings.append(_underpowered(comparison))
+    return findings
+
+
+def _confounded(comparison: Comparison, comparisons: list[Comparison]) -> Finding:
+    claims = tuple(c.claim_id for c in comparisons
+                   if (c.exp_id, c.candidate, c.baseline) ==
+                   (comparison.exp_id, comparison.candidate, comparison.baseline))
+    subject = f"{comparison.exp_id}/{comparison.candidate}-vs-{comparison.baseline}"
+    detail = (f"resolved configs differ in undeclared keys {list(comparison.confounders)} "
+              f"(declared variable: {list(comparison.variable)})")
+    return Finding("confounded", "warning", subject, detail, claims)
+
+
+def _underpowered(comparison: Comparison) -> Finding:
+    if min(comparison.base.n, comparison.cand.n) < 2 or comparison.mde is None:
+        reason = (f"n_baseline={comparison.base.n}, n_candidate={comparison.cand.n}: "
+                  f"at least two seeds per side are needed for a CI")
+    else:
+        reason = (f"CI includes 0 and the minimum detectable effect {comparison.mde:.4g} "
+                  f"exceeds --min-effect; more seeds are needed to call it noise")
+    return Finding("underpowered", "warning", comparison.claim_id, reason, (comparison.claim_id,))

@@ -1,0 +1,110 @@
+"""Write the audit: ``report.json`` (full precision), ``report.md`` and one plot per comparison."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from rgt.atomic import write_bytes, write_json, write_text
+from rgt.verify.audit import Audit
+from rgt.verify.compare import VERDICTS, Comparison
+from rgt.verify.findings import SEVERITY_RANK, Finding
+from rgt.verify.plots import plot_filename, render_plot
+from rgt.verify.stats import ALPHA, POWER
+
+PLOTS_DIR = "plots"
+TABLE_HEADER = ("| experiment | comparison | variable | metric (split) | n base/cand "
+                "| baseline mean ± std | candidate mean ± std | diff (+ = better) | 95% CI "
+                "| MDE | verdict | plot |")
+
+
+def write_report(audit: Audit, json_path: str | Path, md_path: str | Path) -> None:
+    """Write the JSON report, the plots under ``<md dir>/plots/`` and the Markdown report."""
+    write_json(json_path, audit.to_report())
+    md_path = Path(md_path)
+    links = {}
+    for comparison in audit.comparisons:
+        name = plot_filename(comparison)
+        write_bytes(md_path.parent / PLOTS_DIR / name, render_plot(comparison))
+        links[comparison.claim_id] = f"{PLOTS_DIR}/{name}"
+    write_text(md_path, render_markdown(audit, links))
+
+
+def render_markdown(audit: Audit, plot_links: dict[str, str]) -> str:
+    """The readable report: summary, comparison table, findings and method notes."""
+    lines = ["# rgt verify report", "", _summary_line(audit), "", "## Comparisons", ""]
+    lines += _comparison_table(audit.comparisons, plot_links)
+    lines += ["", "## Findings", ""] + _findings_section(audit.findings)
+    lines += ["", "## Method", ""] + _method_notes(audit)
+    return "\n".join(lines) + "\n"
+
+
+def _summary_line(audit: Audit) -> str:
+    verdicts = Counter(c.verdict for c in audit.comparisons)
+    counts = ", ".join(f"{verdict}: {verdicts[verdict]}" for verdict in VERDICTS
+                       if verdicts[verdict])
+    severities = Counter(f.severity for f in audit.findings)
+    found = ", ".join(f"{severities[s]} {s}" for s in SEVERITY_RANK if severities[s])
+    return (f"Audited {len(audit.runset.runs)} finished runs "
+            f"(skipped run directories: {len(audit.runset.skipped)}). "
+            f"{len(audit.comparisons)} comparisons ({counts or 'none'}); "
+            f"findings: {found or 'none'}. Findings never block delivery.")
+
+
+def _comparison_table(comparisons: tuple[Comparison, ...], links: dict[str, str]) -> list[str]:
+    if not comparisons:
+        return ["No comparisons (no experiment has both a baseline and a candidate)."]
+    rows = [TABLE_HEADER, "|" + "---|" * TABLE_HEADER.count(" | ") + "---|"]
+    for c in comparisons:
+        cells = (c.exp_id, f"{c.candidate} vs {c.baseline}", ", ".join(c.variable) or "–",
+                 f"{c.metric} ({c.split})", f"{c.base.n}/{c.cand.n}",
+                 _mean_std(c.base.mean, c.base.std), _mean_std(c.cand.mean, c.cand.std),
+                 _number(c.diff, signed=True), _interval(c.ci_low, c.ci_high), _number(c.mde),
+                 f"**{c.verdict}**", f"[png]({links[c.claim_id]})" if c.claim_id in links else "")
+        rows.append("| " + " | ".join(_cell(cell) for cell in cells) + " |")
+    return rows
+
+
+def _findings_section(findings: tuple[Finding, ...]) -> list[str]:
+    if not findings:
+        return ["No findings."]
+    lines = []
+    for finding in findings:
+        claims = ", ".join(f"`{claim}`" for claim in finding.to_dict()["claims"]) or "none"
+        lines.append(f"- **{finding.severity}** `{finding.check}` — `{finding.subject}`: "
+                     f"{finding.detail}. Claims: {claims}")
+    return lines
+
+
+def _method_notes(audit: Audit) -> list[str]:
+    settings = audit.settings
+    bootstrap = (f"- diff = candidate − baseline, sign flipped for lower-is-better metrics; "
+                 f"95% CI by percentile bootstrap ({settings.n_resamples} resamples, variants "
+                 f"resampled independently, RNG seeded from the comparison id).")
+    mde = (f"- MDE = (z₁₋α/₂ + z_power) · sd_pooled · √(1/n_base + 1/n_cand), α = {ALPHA}, "
+           f"power = {POWER}; --min-effect = {settings.min_effect:g}.")
+    verdicts = ("- Verdict, first match wins: suspect-bug (re-derivation mismatch, collapse or "
+                "stale checkpoint in a run on either side) → confounded (configs differ beyond "
+                "the declared variable) → effect (CI excludes 0) → underpowered (MDE > min "
+                "effect or n < 2) → noise.")
+    return ["- Headline split: test. Per variant: mean, std (ddof=1), n over seeds.",
+            bootstrap, mde, verdicts,
+            "- Plots: seed values as dots; mean ± 95% Student-t interval per variant."]
+
+
+def _number(value: float | None, signed: bool = False) -> str:
+    if value is None:
+        return "–"
+    return f"{value:+.4g}" if signed else f"{value:.4g}"
+
+
+def _mean_std(mean: float | None, std: float | None) -> str:
+    return _number(mean) if std is None else f"{_number(mean)} ± {_number(std)}"
+
+
+def _interval(low: float | None, high: float | None) -> str:
+    return "–" if low is None or high is None else f"[{low:+.4g}, {high:+.4g}]"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
