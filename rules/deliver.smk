@@ -7,7 +7,7 @@ rule aggregate:
     log:
         "logs/deliver/aggregate.log",
     shell:
-        "{RGT} aggregate --runs {RUNS} --out {output} > {log} 2>&1"
+        "{RGT} aggregate --runs {RUNS} --only {PLANNED_IDS} --out {output} > {log} 2>&1"
 
 
 rule source_data:

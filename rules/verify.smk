@@ -8,4 +8,5 @@ rule verify:
     log:
         "logs/verify.log",
     shell:
-        "{RGT} verify --runs {RUNS} --json {output.json} --md {output.md} > {log} 2>&1"
+        "{RGT} verify --runs {RUNS} --only {PLANNED_IDS} --json {output.json} --md {output.md} "
+        "> {log} 2>&1"

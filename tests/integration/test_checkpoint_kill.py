@@ -84,7 +84,7 @@ def start_child(tmp_path: Path, mode: str, directory: Path, ready: Path, numel: 
     script.write_text(CHILD)
     inherited = [os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), *inherited])}
-    stderr = open(tmp_path / f"child-{ready.name}.err", "wb")  # noqa: SIM115 - closed in kill
+    stderr = open(tmp_path / f"child-{ready.name}.err", "wb")  # noqa: SIM115 - closed by caller
     args = [sys.executable, str(script), mode, str(directory), str(ready), str(numel)]
     return subprocess.Popen(args, env=env, stderr=stderr), stderr
 
@@ -99,20 +99,19 @@ def wait_for(ready: Path, child: subprocess.Popen, stderr_path: Path) -> None:
         time.sleep(0.01)
 
 
-def kill(child: subprocess.Popen, stderr) -> None:
-    child.send_signal(signal.SIGKILL)
-    child.wait(timeout=EXIT_TIMEOUT_S)
-    stderr.close()
-    assert child.returncode == -signal.SIGKILL, "the child ended before it was killed"
-
-
 def run_and_kill(tmp_path, mode, directory, ready, numel, delay_s: float = 0.0) -> None:
     child, stderr = start_child(tmp_path, mode, directory, ready, numel)
     try:
         wait_for(ready, child, Path(stderr.name))
         time.sleep(delay_s)
+        os.kill(child.pid, signal.SIGKILL)
     finally:
-        kill(child, stderr)
+        if child.poll() is None:
+            child.kill()  # no child may outlive a failed test
+        child.wait(timeout=EXIT_TIMEOUT_S)
+        stderr.close()
+    died = Path(stderr.name).read_text()
+    assert child.returncode == -signal.SIGKILL, f"the child ended before the kill:\n{died}"
 
 
 def highest_verified_marker(directory: Path) -> int | None:
@@ -143,7 +142,7 @@ def test_kill_mid_write_leaves_previous_checkpoint_loadable(tmp_path):
     run_and_kill(tmp_path, "torn-write", directory, tmp_path / "ready", numel)
 
     torn = directory / "step-000000002.pt.tmp"
-    assert 0 < torn.stat().st_size, "the kill did not land inside the write"
+    assert torn.stat().st_size > 0, "the kill did not land inside the write"
     store = CheckpointStore(directory)
     (state, info), _ = load_latest_quietly(store)
     assert info.step == 1

@@ -16,21 +16,37 @@ from rgt.errors import RunStateError
 from rgt.hashing import sha256_file
 
 
-def write_run(runs: Path, run_id: str, variant: str, seed: int, accuracy: float,
-              status: str = "finished", evaluated: bool = True, exp_id: str = "digits") -> Path:
+def write_run(
+    runs: Path,
+    run_id: str,
+    variant: str,
+    seed: int,
+    accuracy: float,
+    status: str = "finished",
+    evaluated: bool = True,
+    exp_id: str = "digits",
+) -> Path:
     """A synthetic runs/<run_id>/ with run.json and (optionally) results.json."""
     run_dir = runs / run_id
     run_dir.mkdir(parents=True)
     identity = {"run_id": run_id, "exp_id": exp_id, "variant": variant, "seed": seed}
-    (run_dir / "run.json").write_text(json.dumps({"schema": "rgt/run/v1", **identity,
-                                                  "status": status}))
+    (run_dir / "run.json").write_text(
+        json.dumps({"schema": "rgt/run/v1", **identity, "status": status})
+    )
     if evaluated:
-        metrics = [{"name": "accuracy", "split": "test", "value": accuracy, "n": 270,
-                    "direction": "higher"},
-                   {"name": "loss", "split": "val", "value": 1 - accuracy, "n": 270,
-                    "direction": "lower"}]
-        (run_dir / "results.json").write_text(json.dumps(
-            {"schema": "rgt/results/v1", **identity, "metrics": metrics}))
+        metrics = [
+            {
+                "name": "accuracy",
+                "split": "test",
+                "value": accuracy,
+                "n": 270,
+                "direction": "higher",
+            },
+            {"name": "loss", "split": "val", "value": 1 - accuracy, "n": 270, "direction": "lower"},
+        ]
+        (run_dir / "results.json").write_text(
+            json.dumps({"schema": "rgt/results/v1", **identity, "metrics": metrics})
+        )
     return run_dir
 
 
@@ -73,8 +89,10 @@ def test_unfinished_and_unevaluated_runs_are_left_out_and_listed(tmp_path):
     write_run(runs, "f-run", "dropout", 4, 0.10, evaluated=False)
     aggregate = build_aggregate(runs)
     assert aggregate["experiments"]["digits"]["dropout"]["accuracy/test"]["n_seeds"] == 3
-    assert aggregate["skipped"] == [{"run_id": "e-run", "reason": "status running"},
-                                    {"run_id": "f-run", "reason": "not evaluated"}]
+    assert aggregate["skipped"] == [
+        {"run_id": "e-run", "reason": "status running"},
+        {"run_id": "f-run", "reason": "not evaluated"},
+    ]
 
 
 def test_inputs_list_every_results_file_with_its_hash(tmp_path):

@@ -37,10 +37,21 @@ SPEC = figure_spec("test_accuracy")
 def rows() -> list[dict]:
     """Two variants with three seeds and one with a single seed."""
     values = {"baseline": [0.95, 0.96, 0.97], "dropout": [0.97, 0.975, 0.98], "wide": [0.96]}
-    return [{"exp_id": "digits", "variant": variant, "seed": seed, "run_id": f"{variant}{seed}",
-             "metric": "accuracy", "split": "test", "value": value, "n": 270,
-             "direction": "higher"}
-            for variant, seeds in values.items() for seed, value in enumerate(seeds)]
+    return [
+        {
+            "exp_id": "digits",
+            "variant": variant,
+            "seed": seed,
+            "run_id": f"{variant}{seed}",
+            "metric": "accuracy",
+            "split": "test",
+            "value": value,
+            "n": 270,
+            "direction": "higher",
+        }
+        for variant, seeds in values.items()
+        for seed, value in enumerate(seeds)
+    ]
 
 
 def project(root: Path) -> None:
@@ -48,16 +59,27 @@ def project(root: Path) -> None:
     (root / "figures/test_accuracy").mkdir(parents=True)
     (root / "figures/test_accuracy/source_data.csv").write_text(render_csv(rows()))
     (root / "verify").mkdir()
-    (root / "verify/report.json").write_text(json.dumps(
-        {"schema": "rgt/verify/v1", "comparisons": [], "findings": []}))
+    (root / "verify/report.json").write_text(
+        json.dumps({"schema": "rgt/verify/v1", "comparisons": [], "findings": []})
+    )
 
 
 def run_figure_command(out_dir: str = "figures/test_accuracy") -> int:
     parser = argparse.ArgumentParser()
     command.register(parser.add_subparsers())
-    args = parser.parse_args(["figure", "--fig", "test_accuracy", "--source",
-                              "figures/test_accuracy/source_data.csv", "--verify",
-                              "verify/report.json", "--out-dir", out_dir])
+    args = parser.parse_args(
+        [
+            "figure",
+            "--fig",
+            "test_accuracy",
+            "--source",
+            "figures/test_accuracy/source_data.csv",
+            "--verify",
+            "verify/report.json",
+            "--out-dir",
+            out_dir,
+        ]
+    )
     return args.func(args)
 
 
@@ -72,26 +94,42 @@ def test_good_figure_renders_and_passes_every_check(tmp_path, monkeypatch):
     gate = gate_of("figures/test_accuracy")
     assert gate["ok"], gate
     assert {item["name"] for item in gate["checks"]} == {
-        "not_blank", "size", "has_data", "glyphs", "errorbars", "y_starts_at_zero", "text_inside"}
+        "not_blank",
+        "size",
+        "has_data",
+        "glyphs",
+        "errorbars",
+        "y_starts_at_zero",
+        "text_inside",
+    }
     assert Path("figures/test_accuracy/figure.pdf").read_bytes().startswith(b"%PDF")
 
 
 def test_rebuild_from_the_same_inputs_is_byte_identical(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     project(tmp_path)
+    # Different build clocks: only dropped date stamps make the files equal.
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
     run_figure_command("build_one")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1000000000")
     run_figure_command("build_two")
     for name in ("figure.png", "figure.pdf"):
         assert Path("build_one", name).read_bytes() == Path("build_two", name).read_bytes()
 
 
 def test_rebuild_in_a_fresh_process_is_byte_identical():
-    script = ("import sys; from rgt.deliver.figures import render_figure; "
-              "from rgt.deliver.registry import figure_spec; import json; "
-              "r = render_figure(json.loads(sys.stdin.read()), figure_spec('test_accuracy')); "
-              "sys.stdout.buffer.write(r.png)")
-    done = subprocess.run([sys.executable, "-c", script], input=json.dumps(rows()).encode(),
-                          capture_output=True, check=True)
+    script = (
+        "import sys; from rgt.deliver.figures import render_figure; "
+        "from rgt.deliver.registry import figure_spec; import json; "
+        "r = render_figure(json.loads(sys.stdin.read()), figure_spec('test_accuracy')); "
+        "sys.stdout.buffer.write(r.png)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        input=json.dumps(rows()).encode(),
+        capture_output=True,
+        check=True,
+    )
     assert done.stdout == render_figure(rows(), SPEC).png
 
 
@@ -115,8 +153,11 @@ def test_wrong_pixel_size_fails_the_gate(tmp_path):
 
     facts = render_figure(rows(), SPEC).facts
     imsave(tmp_path / "small.png", np.random.default_rng(0).random((60, 96, 3)))
-    failed = {item["name"] for item in run_pixel_gate(tmp_path / "small.png", facts)["checks"]
-              if not item["ok"]}
+    failed = {
+        item["name"]
+        for item in run_pixel_gate(tmp_path / "small.png", facts)["checks"]
+        if not item["ok"]
+    }
     assert failed == {"size"}
 
 
@@ -194,11 +235,14 @@ def test_source_of_another_metric_is_refused(tmp_path, monkeypatch):
 
 
 def test_registering_the_verbs_imports_no_plotting_library():
-    script = ("import sys, argparse; from rgt.deliver import command; "
-              "from rgt.evidence import command as evidence; "
-              "p = argparse.ArgumentParser(); s = p.add_subparsers(); command.register(s); "
-              "evidence.register(s); "
-              "print(sorted(m for m in ('matplotlib', 'numpy', 'torch') if m in sys.modules))")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          check=True)
+    script = (
+        "import sys, argparse; from rgt.deliver import command; "
+        "from rgt.evidence import command as evidence; "
+        "p = argparse.ArgumentParser(); s = p.add_subparsers(); command.register(s); "
+        "evidence.register(s); "
+        "print(sorted(m for m in ('matplotlib', 'numpy', 'torch') if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
     assert done.stdout.strip() == "[]"

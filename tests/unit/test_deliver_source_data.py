@@ -18,12 +18,25 @@ AWKWARD = [0.1 + 0.2, 1 / 3, 0.9712345678901234]
 
 def aggregate_with(values: list[float], metric: str = "accuracy", split: str = "test") -> dict:
     """A minimal rgt/aggregate/v1 document: one variant, one seed per value."""
-    rows = [{"seed": seed, "run_id": f"run{seed}", "value": value, "n": 270}
-            for seed, value in enumerate(values)]
-    cell = {"metric": metric, "split": split, "direction": "higher", "values": rows,
-            "mean": sum(values) / len(values), "std": None, "n_seeds": len(values)}
-    return {"schema": "rgt/aggregate/v1", "inputs": [], "skipped": [],
-            "experiments": {"digits": {"dropout": {f"{metric}/{split}": cell}}}}
+    rows = [
+        {"seed": seed, "run_id": f"run{seed}", "value": value, "n": 270}
+        for seed, value in enumerate(values)
+    ]
+    cell = {
+        "metric": metric,
+        "split": split,
+        "direction": "higher",
+        "values": rows,
+        "mean": sum(values) / len(values),
+        "std": None,
+        "n_seeds": len(values),
+    }
+    return {
+        "schema": "rgt/aggregate/v1",
+        "inputs": [],
+        "skipped": [],
+        "experiments": {"digits": {"dropout": {f"{metric}/{split}": cell}}},
+    }
 
 
 def write_aggregate_file(path: Path, aggregate: dict) -> Path:
@@ -45,8 +58,10 @@ def test_one_row_per_run_with_the_documented_columns(tmp_path):
     write_source_data(source, figure_spec("test_accuracy"), out)
     lines = out.read_text().splitlines()
     assert lines[0] == ",".join(COLUMNS)
-    assert lines[1:] == ["digits,dropout,0,run0,accuracy,test,0.9,270,higher",
-                         "digits,dropout,1,run1,accuracy,test,0.8,270,higher"]
+    assert lines[1:] == [
+        "digits,dropout,0,run0,accuracy,test,0.9,270,higher",
+        "digits,dropout,1,run1,accuracy,test,0.8,270,higher",
+    ]
 
 
 def test_zero_rows_is_refused_and_nothing_written(tmp_path):
@@ -81,7 +96,8 @@ def test_command_writes_to_the_default_figure_folder(tmp_path, monkeypatch):
     write_aggregate_file(Path("evidence/results.json"), aggregate_with(AWKWARD))
     parser = argparse.ArgumentParser()
     command.register(parser.add_subparsers())
-    args = parser.parse_args(["source-data", "--aggregate", "evidence/results.json",
-                              "--fig", "test_accuracy"])
+    args = parser.parse_args(
+        ["source-data", "--aggregate", "evidence/results.json", "--fig", "test_accuracy"]
+    )
     assert args.func(args) == 0
     assert len(read_source_data("figures/test_accuracy/source_data.csv")) == 3

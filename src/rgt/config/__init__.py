@@ -8,9 +8,10 @@ the fix, before any work starts.
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import yaml
 

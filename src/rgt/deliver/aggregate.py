@@ -9,11 +9,13 @@ from __future__ import annotations
 import json
 import math
 import statistics
+from collections.abc import Collection
 from pathlib import Path
 
 from rgt.atomic import write_json
 from rgt.deliver.inputs import DeliveryError, file_record, read_document
 from rgt.errors import RunStateError
+from rgt.rundirs import run_directories
 
 AGGREGATE_SCHEMA = "rgt/aggregate/v1"
 RESULTS_SCHEMA = "rgt/results/v1"
@@ -22,7 +24,8 @@ RESULT_FIELDS = ("run_id", "exp_id", "variant", "seed", "metrics")
 METRIC_FIELDS = ("name", "split", "value", "n", "direction")
 
 
-def collect_results(runs_dir: str | Path) -> tuple[list[tuple[Path, dict]], list[dict]]:
+def collect_results(runs_dir: str | Path, only: Collection[str] | None = None
+                    ) -> tuple[list[tuple[Path, dict]], list[dict]]:
     """Results of every finished, evaluated run under ``runs_dir``, and the runs left out.
 
     A run is left out (with its reason) when it has not finished or has no ``results.json``.
@@ -31,7 +34,8 @@ def collect_results(runs_dir: str | Path) -> tuple[list[tuple[Path, dict]], list
     if not runs_dir.is_dir():
         raise DeliveryError(f"{runs_dir}: no such runs directory", fix="pass --runs DIR")
     results, skipped = [], []
-    for run_json in sorted(runs_dir.glob("*/run.json")):
+    for run_json in [d / "run.json" for d in run_directories(runs_dir, only)
+                     if (d / "run.json").is_file()]:
         run = _read_json(run_json)
         results_path = run_json.parent / "results.json"
         if run.get("status") != "finished":
@@ -47,9 +51,14 @@ def collect_results(runs_dir: str | Path) -> tuple[list[tuple[Path, dict]], list
 
 def _read_json(path: Path) -> dict:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        document = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as error:
-        raise RunStateError(f"{path}: unreadable ({error})", fix="re-pull or rerun this run")
+        raise RunStateError(
+            f"{path}: unreadable ({error})", fix="re-pull or rerun this run"
+        ) from error
+    if not isinstance(document, dict):
+        raise RunStateError(f"{path}: not a JSON object", fix="re-pull or rerun this run")
+    return document
 
 
 def _read_results(path: Path, run: dict) -> dict:
@@ -59,7 +68,8 @@ def _read_results(path: Path, run: dict) -> dict:
         _require_fields(path, metric, METRIC_FIELDS)
     if results.get("run_id") != run.get("run_id"):
         raise RunStateError(
-            f"{path}: run_id {results.get('run_id')!r} differs from run.json's {run.get('run_id')!r}",
+            f"{path}: run_id {results.get('run_id')!r} differs from "
+            f"run.json's {run.get('run_id')!r}",
             fix="re-evaluate the run: `rgt evaluate`",
         )
     return results
@@ -134,9 +144,9 @@ def summarize(cell: dict) -> dict:
     }
 
 
-def build_aggregate(runs_dir: str | Path) -> dict:
+def build_aggregate(runs_dir: str | Path, only: Collection[str] | None = None) -> dict:
     """The ``rgt/aggregate/v1`` document for ``runs_dir`` (see docs/contracts.md)."""
-    results, skipped = collect_results(runs_dir)
+    results, skipped = collect_results(runs_dir, only)
     if not results:
         raise DeliveryError(
             f"{runs_dir}: no finished run with a results.json",
@@ -158,8 +168,9 @@ def build_aggregate(runs_dir: str | Path) -> dict:
     }
 
 
-def write_aggregate(runs_dir: str | Path, out: str | Path) -> dict:
+def write_aggregate(runs_dir: str | Path, out: str | Path,
+                    only: Collection[str] | None = None) -> dict:
     """Build the aggregate of ``runs_dir`` and write it atomically to ``out``."""
-    aggregate = build_aggregate(runs_dir)
+    aggregate = build_aggregate(runs_dir, only)
     write_json(out, aggregate)
     return aggregate

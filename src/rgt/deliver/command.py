@@ -14,53 +14,63 @@ from rgt.deliver.aggregate import AGGREGATE_SCHEMA, write_aggregate
 from rgt.deliver.inputs import DeliveryError, file_record, read_document
 from rgt.deliver.registry import FIGURES, FigureSpec, figure_spec
 from rgt.deliver.source_data import read_source_data, source_rows, write_source_data
+from rgt.rundirs import add_only_option
 
 VERIFY_SCHEMA = "rgt/verify/v1"
+AGGREGATE_PATH = "evidence/results.json"
+VERIFY_PATH = "verify/report.json"
 
 
 def register(subparsers) -> None:
     """Add the ``aggregate``, ``source-data`` and ``figure`` verbs."""
-    defaults = argparse.ArgumentDefaultsHelpFormatter
-    aggregate = subparsers.add_parser(
-        "aggregate",
-        formatter_class=defaults,
-        help="summarise every finished run over seeds (evidence/results.json)",
-    )
-    aggregate.add_argument("--runs", default="runs", help="directory of runs/<run-id>/")
-    aggregate.add_argument("--out", default="evidence/results.json", help="the file to write")
-    aggregate.set_defaults(func=run_aggregate)
+    _register_aggregate(subparsers)
+    _register_source_data(subparsers)
+    _register_figure(subparsers)
 
-    figure_ids = ", ".join(sorted(FIGURES))
-    source = subparsers.add_parser(
+
+def _register_aggregate(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "aggregate", help="summarise every finished run over seeds (evidence/results.json)"
+    )
+    parser.add_argument(
+        "--runs", default="runs", help="directory of runs/<run-id>/ (default: runs)"
+    )
+    parser.add_argument("--out", default=AGGREGATE_PATH, help=f"default: {AGGREGATE_PATH}")
+    add_only_option(parser)
+    parser.set_defaults(func=run_aggregate)
+
+
+def _register_source_data(subparsers) -> None:
+    parser = subparsers.add_parser(
         "source-data",
-        formatter_class=defaults,
         help="write a figure's source rows at full precision (figures/<fig>/source_data.csv)",
     )
-    source.add_argument("--aggregate", default="evidence/results.json", help="the aggregate")
-    source.add_argument("--fig", required=True, help=f"figure id: {figure_ids}")
-    source.add_argument("--out", help="default: figures/<fig>/source_data.csv")
-    source.set_defaults(func=run_source_data)
+    parser.add_argument("--aggregate", default=AGGREGATE_PATH, help=f"default: {AGGREGATE_PATH}")
+    parser.add_argument("--fig", required=True, help=f"figure id: {', '.join(sorted(FIGURES))}")
+    parser.add_argument("--out", help="default: figures/<fig>/source_data.csv")
+    parser.set_defaults(func=run_source_data)
 
-    figure = subparsers.add_parser(
-        "figure",
-        formatter_class=defaults,
-        help="render a figure, re-open it (pixel gate) and write its provenance",
+
+def _register_figure(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "figure", help="render a figure, re-open it (pixel gate) and write its provenance"
     )
-    figure.add_argument("--fig", required=True, help=f"figure id: {figure_ids}")
-    figure.add_argument("--source", help="default: figures/<fig>/source_data.csv")
-    figure.add_argument("--verify", default="verify/report.json", help="the verify report")
-    figure.add_argument(
+    parser.add_argument("--fig", required=True, help=f"figure id: {', '.join(sorted(FIGURES))}")
+    parser.add_argument("--source", help="default: figures/<fig>/source_data.csv")
+    parser.add_argument("--verify", default=VERIFY_PATH, help=f"default: {VERIFY_PATH}")
+    parser.add_argument(
         "--aggregate",
-        default="evidence/results.json",
-        help="the aggregate the source data came from (hashed into provenance)",
+        default=AGGREGATE_PATH,
+        help=f"the aggregate the source data came from, hashed into provenance "
+        f"(default: {AGGREGATE_PATH})",
     )
-    figure.add_argument("--out-dir", help="default: figures/<fig>")
-    figure.set_defaults(func=run_figure)
+    parser.add_argument("--out-dir", help="default: figures/<fig>")
+    parser.set_defaults(func=run_figure)
 
 
 def run_aggregate(args: argparse.Namespace) -> int:
     """Handler of ``rgt aggregate``."""
-    aggregate = write_aggregate(args.runs, args.out)
+    aggregate = write_aggregate(args.runs, args.out, args.only)
     cells = sum(
         len(cells) for variants in aggregate["experiments"].values() for cells in variants.values()
     )
@@ -114,29 +124,36 @@ def build_figure(
     out_dir: str | Path,
 ) -> dict:
     """Render ``spec`` from ``source`` into ``out_dir``, run the pixel gate, write provenance."""
-    from rgt.deliver.figures import render_figure
-    from rgt.deliver.pixel_gate import run_pixel_gate
     from rgt.deliver.provenance import build_provenance
 
     rows = load_figure_rows(source, spec)
     verify = read_document(verify_path, VERIFY_SCHEMA, "rgt verify")
+    outputs, gate, messages = render_and_gate(rows, spec, Path(out_dir))
+    parts = {
+        "inputs": [file_record(source), aggregate_record(aggregate_path), file_record(verify_path)],
+        "outputs": outputs,
+        "command": sys.argv,
+        "findings": verify.get("findings") or [],
+        "pixel_gate": gate,
+        "source_matches_aggregate": source_matches_aggregate(rows, aggregate_path, spec),
+        "render_messages": messages,
+    }
+    provenance = build_provenance(spec.fig_id, rows, parts)
+    write_json(Path(out_dir) / "provenance.json", provenance)
+    return provenance
+
+
+def render_and_gate(rows: list[dict], spec: FigureSpec, out_dir: Path) -> tuple:
+    """Write figure.png and figure.pdf, re-open the PNG; (output records, gate, render messages)."""
+    from rgt.deliver.figures import render_figure
+    from rgt.deliver.pixel_gate import run_pixel_gate
+
     rendered = render_figure(rows, spec)
-    out_dir = Path(out_dir)
     png, pdf = out_dir / "figure.png", out_dir / "figure.pdf"
     write_bytes(png, rendered.png)
     write_bytes(pdf, rendered.pdf)
-    parts = {
-        "inputs": [file_record(source), aggregate_record(aggregate_path), file_record(verify_path)],
-        "outputs": [file_record(png), file_record(pdf)],
-        "command": sys.argv,
-        "findings": verify.get("findings") or [],
-        "pixel_gate": run_pixel_gate(png, rendered.facts),
-        "source_matches_aggregate": source_matches_aggregate(rows, aggregate_path, spec),
-        "render_messages": rendered.facts["render_messages"],
-    }
-    provenance = build_provenance(spec.fig_id, rows, parts)
-    write_json(out_dir / "provenance.json", provenance)
-    return provenance
+    gate = run_pixel_gate(png, rendered.facts)
+    return [file_record(png), file_record(pdf)], gate, rendered.facts["render_messages"]
 
 
 def aggregate_record(path: str | Path) -> dict:

@@ -89,7 +89,27 @@ def draw_chart(figure, bars: list[Bar], spec: FigureSpec):
     axes = figure.add_subplot()
     xs = list(range(len(bars)))
     axes.bar(xs, [bar.mean for bar in bars], width=0.6, color=BAR_COLOR, alpha=0.8, zorder=1)
-    with_std = [(x, bar) for x, bar in zip(xs, bars) if bar.std is not None]
+    _draw_error_bars(axes, xs, bars)
+    for x, bar in zip(xs, bars, strict=True):
+        axes.scatter(_spread(x, len(bar.values)), bar.values, s=14, color=DOT_COLOR, zorder=4)
+    axes.set_xticks(xs, [f"{bar.label}\nn={len(bar.values)}" for bar in bars])
+    axes.set_xlabel("variant")
+    axes.set_ylabel(spec.ylabel)
+    axes.set_title(spec.title)
+    if is_nonnegative(bars, spec):
+        axes.set_ylim(bottom=0)
+    figure.tight_layout()
+    return axes
+
+
+def is_nonnegative(bars: list[Bar], spec: FigureSpec) -> bool:
+    """Whether the metric cannot be negative (declared, or every plotted value is >= 0)."""
+    return spec.nonnegative or min(value for bar in bars for value in bar.values) >= 0
+
+
+def _draw_error_bars(axes, xs: list[int], bars: list[Bar]) -> None:
+    """Error bars (one std) on the bars with more than one seed; none where std is undefined."""
+    with_std = [(x, bar) for x, bar in zip(xs, bars, strict=True) if bar.std is not None]
     if with_std:
         axes.errorbar(
             [x for x, _ in with_std],
@@ -100,16 +120,6 @@ def draw_chart(figure, bars: list[Bar], spec: FigureSpec):
             capsize=4,
             zorder=3,
         )
-    for x, bar in zip(xs, bars):
-        axes.scatter(_spread(x, len(bar.values)), bar.values, s=14, color=DOT_COLOR, zorder=4)
-    axes.set_xticks(xs, [f"{bar.label}\nn={len(bar.values)}" for bar in bars])
-    axes.set_xlabel("variant")
-    axes.set_ylabel(spec.ylabel)
-    axes.set_title(spec.title)
-    if spec.nonnegative or min(value for bar in bars for value in bar.values) >= 0:
-        axes.set_ylim(bottom=0)
-    figure.tight_layout()
-    return axes
 
 
 def _spread(x: float, count: int) -> list[float]:
@@ -122,13 +132,12 @@ def _spread(x: float, count: int) -> list[float]:
 def inspect_chart(figure, axes, bars: list[Bar], spec: FigureSpec) -> dict:
     """Facts about a drawn chart for the pixel gate: error bars, y floor, clipped text."""
     figure.canvas.draw()
-    values = [value for bar in bars for value in bar.values]
     return {
         "expected_size": [round(FIGSIZE_INCHES[0] * DPI), round(FIGSIZE_INCHES[1] * DPI)],
         "bars": len(bars),
         "errorbars_expected": [bar_name(bar) for bar in bars if len(bar.values) > 1],
         "errorbars_drawn": _errorbar_labels(axes, bars),
-        "nonnegative": bool(spec.nonnegative or min(values) >= 0),
+        "nonnegative": bool(is_nonnegative(bars, spec)),
         "ylim_bottom": float(axes.get_ylim()[0]),
         "clipped_text": _clipped_text(figure, axes),
     }

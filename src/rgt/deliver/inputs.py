@@ -24,7 +24,9 @@ def read_document(path: str | Path, schema: str, made_by: str) -> dict:
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise DeliveryError(f"{path}: not valid JSON ({error})", fix=f"rerun `{made_by}`")
+        raise DeliveryError(
+            f"{path}: not valid JSON ({error})", fix=f"rerun `{made_by}`"
+        ) from error
     found = document.get("schema") if isinstance(document, dict) else None
     if found != schema:
         raise DeliveryError(

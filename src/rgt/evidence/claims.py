@@ -137,10 +137,17 @@ def _format_interval(low: float | None, high: float | None) -> str:
 
 
 def comparison_disclosures(claim: str, comparison: dict, findings: list[dict]) -> list[str]:
-    """Findings attached to a comparison, its limiting verdict, and a single-seed side."""
+    """Findings attached to a comparison, its limiting verdict, and a single-seed side.
+
+    The verdict is added only when no attached finding already reports it under that name.
+    """
     texts = finding_disclosures(claim, findings)
-    if comparison["verdict"] in LIMITING_VERDICTS:
-        texts.append(f"verdict: {comparison['verdict']}")
+    attached_checks = {
+        item.get("check") for item in findings if claim in (item.get("claims") or [])
+    }
+    verdict = comparison["verdict"]
+    if verdict in LIMITING_VERDICTS and verdict not in attached_checks:
+        texts.append(f"verdict: {verdict}")
     if min(comparison["n_baseline"], comparison["n_candidate"]) == 1:
         texts.append(SINGLE_SEED)
     return texts

@@ -17,18 +17,23 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "evidence",
         help="bind every delivered number to its source (evidence/EVIDENCE.json)",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     parser.add_argument(
         "--aggregate",
         default="evidence/results.json",
-        help="the aggregate written by `rgt aggregate`",
+        help="written by `rgt aggregate` (default: evidence/results.json)",
     )
     parser.add_argument(
-        "--verify", default="verify/report.json", help="the report written by `rgt verify`"
+        "--verify",
+        default="verify/report.json",
+        help="written by `rgt verify` (default: verify/report.json)",
     )
-    parser.add_argument("--figures-dir", default="figures", help="where figures/<fig>/ live")
-    parser.add_argument("--out", default="evidence/EVIDENCE.json", help="the file to write")
+    parser.add_argument(
+        "--figures-dir", default="figures", help="where figures/<fig>/ live (default: figures)"
+    )
+    parser.add_argument(
+        "--out", default="evidence/EVIDENCE.json", help="default: evidence/EVIDENCE.json"
+    )
     parser.set_defaults(func=run_evidence)
 
 

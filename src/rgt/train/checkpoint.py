@@ -61,6 +61,7 @@ class _HashingWriter:
         view = memoryview(data).cast("B")
         self.size += view.nbytes
         if view.nbytes < _PARALLEL_HASH_BYTES:
+            self.digest.update(view)
             return self._handle.write(view)
         # hashlib and the file write both release the GIL: the hash runs on the second core.
         hashed = self._pool.submit(self.digest.update, view)
@@ -156,9 +157,10 @@ class CheckpointStore:
             raise _Unusable(f"unreadable marker {marker.name} ({err!r})") from None
         if not fits:
             raise _Unusable(f"marker {marker.name} does not describe {path.name}")
-        actual = path.stat().st_size if path.exists() else None
-        if actual != size:
-            raise _Unusable(f"file has {actual} bytes, its marker says {size} (truncated)")
+        if not path.exists():
+            raise _Unusable(f"{path.name} is missing although {marker.name} exists")
+        if path.stat().st_size != size:
+            raise _Unusable(f"file has {path.stat().st_size} bytes, its marker says {size}")
         return CheckpointInfo(step, path, marker, size, digest, 0.0)
 
     def _load_verified(self, info: CheckpointInfo) -> dict:

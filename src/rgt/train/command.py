@@ -26,8 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_train(args: argparse.Namespace) -> int:
     """Handler of ``rgt train``."""
     from rgt.config import load_config
-    from rgt.train.run import train_run
     from rgt.runplan import find_run
+    from rgt.train.run import train_run
 
     config = load_config(args.config)
     spec = find_run(config, args.run_id)
@@ -40,8 +40,8 @@ def run_smoke(args: argparse.Namespace) -> int:
     from rgt.atomic import write_json
     from rgt.config import load_config
     from rgt.errors import ConfigError
-    from rgt.train.smoke import smoke_test
     from rgt.runplan import plan_runs
+    from rgt.train.smoke import smoke_test
 
     specs = [spec for spec in plan_runs(load_config(args.config))
              if spec.smoke_id == args.smoke_id]

@@ -4,8 +4,8 @@ step boundary and exits with ``EXIT_PREEMPTED`` (75, EX_TEMPFAIL: "try again")."
 from __future__ import annotations
 
 import signal
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 EXIT_PREEMPTED = 75
 SIGNALS = (signal.SIGTERM, signal.SIGUSR1)

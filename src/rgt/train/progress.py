@@ -31,8 +31,13 @@ class TrainingProgress:
     def __init__(self, label: str, total_steps: int, start_step: int):
         self._bar = None
         if sys.stdout.isatty():
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                       TimeRemainingColumn)
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeRemainingColumn,
+            )
 
             self._bar = Progress(TextColumn("{task.description}"), BarColumn(),
                                  MofNCompleteColumn(), TextColumn("loss {task.fields[loss]}"),
@@ -40,7 +45,7 @@ class TrainingProgress:
             self._task = self._bar.add_task(label, total=total_steps, completed=start_step,
                                             loss="-")
 
-    def __enter__(self) -> "TrainingProgress":
+    def __enter__(self) -> TrainingProgress:
         if self._bar:
             self._bar.start()
         return self

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from rgt.data import load_dataset, make_split, split_sha256
 from rgt.errors import CheckpointError, DataError
+from rgt.runplan import RunSpec
 from rgt.train.cadence import Cadence
 from rgt.train.checkpoint import CheckpointStore
 from rgt.train.determinism import configure
@@ -21,7 +22,6 @@ from rgt.train.progress import TrainingProgress, run_logger
 from rgt.train.sealing import is_sealed, seal_run
 from rgt.train.status import RunStatus
 from rgt.train.trainer import Trainer
-from rgt.runplan import RunSpec
 
 
 def train_run(spec: RunSpec, runs_root: Path, checkpoints_root: Path) -> int:
@@ -74,31 +74,44 @@ def _train(spec: RunSpec, trainer: Trainer, state_dir: Path, status: RunStatus,
     cadence = Cadence(ckpt["mtbf_hours"], ckpt["every_steps"])
     _resume(store, trainer, cadence, spec, logger)
     status.set("running", trainer.step)
-
-    def save() -> None:
-        info = store.save(trainer.step, {**trainer.state_dict(),
-                                         "save_seconds": cadence.save_seconds})
-        cadence.record_save(trainer.step, info.seconds)
-
-    def on_step(step: int, seconds: float, loss: float) -> None:
-        cadence.record_step(seconds)
-        status.beat(step, loss)
-        progress.update(step, loss)
-        if step % trainer.steps_per_epoch == 0:
-            logger.info("epoch %d/%d step %d/%d %s", trainer.epoch,
-                        spec.config["train"]["epochs"], step, trainer.total_steps,
-                        _epoch_summary(trainer.history[-1]))
-
     with preemption_flag() as flag, TrainingProgress(spec.run_id, trainer.total_steps,
                                                      trainer.step) as progress:
+        hooks = LoopHooks(trainer, store, cadence, status, progress, logger)
         if trainer.step == 0 and not store.complete():
-            save()  # a resume point from the start, and the first measure of the save cost
-        finished = trainer.run(cadence.due, save, lambda: bool(flag), on_step)
+            hooks.save()  # a resume point from the start, and the first measure of save cost
+        finished = trainer.run(cadence.due, hooks.save, lambda: bool(flag), hooks.on_step)
         if finished and cadence.last_saved_step != trainer.step:
-            save()
+            hooks.save()
     if flag:
         logger.info("received %s", flag.signal_name)
     return finished
+
+
+class LoopHooks:
+    """What the training loop does at each step boundary besides training: measure, beat,
+    report progress, and save when the cadence says so."""
+
+    def __init__(self, trainer: Trainer, store: CheckpointStore, cadence: Cadence,
+                 status: RunStatus, progress: TrainingProgress | None, logger: logging.Logger):
+        self.trainer, self.store, self.cadence = trainer, store, cadence
+        self.status, self.progress, self.logger = status, progress, logger
+
+    def save(self) -> None:
+        """Checkpoint the full state and feed the measured cost to the cadence."""
+        state = {**self.trainer.state_dict(), "save_seconds": self.cadence.save_seconds}
+        info = self.store.save(self.trainer.step, state)
+        self.cadence.record_save(self.trainer.step, info.seconds)
+
+    def on_step(self, step: int, seconds: float, loss: float) -> None:
+        """Record the step time, beat, move the progress bar, log each epoch's end."""
+        self.cadence.record_step(seconds)
+        self.status.beat(step, loss)
+        if self.progress:
+            self.progress.update(step, loss)
+        if step % self.trainer.steps_per_epoch == 0 and self.trainer.history:
+            self.logger.info("epoch %d/%d step %d/%d %s", self.trainer.epoch,
+                             self.trainer.train_config["epochs"], step,
+                             self.trainer.total_steps, _epoch_summary(self.trainer.history[-1]))
 
 
 def _resume(store: CheckpointStore, trainer: Trainer, cadence: Cadence, spec: RunSpec,

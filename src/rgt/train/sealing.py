@@ -14,8 +14,8 @@ import yaml
 from rgt import atomic
 from rgt.environment import git_state, package_versions
 from rgt.hashing import state_dict_sha256
-from rgt.train.status import read_json
 from rgt.runplan import RunSpec
+from rgt.train.status import read_json
 
 SEALED_FILES = ("config.yaml", "train.csv", "model.pt", "run.json")
 HISTORY_COLUMNS = ("epoch", "step", "train_loss", "val_loss", "val_accuracy", "lr")

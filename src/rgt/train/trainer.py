@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import torch
 import torch.nn.functional as F
@@ -150,13 +150,16 @@ class Trainer:
                                   model=_detached_copy(self.model.state_dict()))
 
     def run(self, should_save: Callable[[int], bool], save: Callable[[], None],
-            stop_requested: Callable[[], bool], on_step: StepHook) -> bool:
-        """Train to the end or until a stop is requested; True when finished.
+            stop_requested: Callable[[], bool], on_step: StepHook,
+            until: int | None = None) -> bool:
+        """Train to the end (or to step ``until``) unless a stop is requested first.
 
-        At each step boundary: ``on_step(step, loss)``, then a save when ``should_save(step)``
-        says so or a stop is requested (the save happens before stopping).
+        At each step boundary: ``on_step(step, seconds, loss)``, then a save when
+        ``should_save(step)`` says so or a stop is requested (the save happens before
+        stopping). Returns True when every planned step has run.
         """
-        while not self.finished:
+        last = self.total_steps if until is None else min(until, self.total_steps)
+        while self.step < last:
             started = time.perf_counter()
             loss = self.train_step()
             on_step(self.step, time.perf_counter() - started, loss)
@@ -164,8 +167,8 @@ class Trainer:
             if stop or should_save(self.step):
                 save()
             if stop:
-                return self.finished
-        return True
+                break
+        return self.finished
 
 
 def _detached_copy(state: dict) -> dict:

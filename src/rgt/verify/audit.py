@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,10 +34,12 @@ class Audit:
         }
 
 
-def audit_runs(runs_dir: str | Path, settings: Settings | None = None) -> Audit:
-    """Audit every run under ``runs_dir``; raises ``RunStateError`` on unusable input only."""
+def audit_runs(runs_dir: str | Path, settings: Settings | None = None,
+               only: Collection[str] | None = None) -> Audit:
+    """Audit the runs under ``runs_dir`` (only those ids when given); raises
+    ``RunStateError`` on unusable input only."""
     settings = settings or Settings()
-    runset = load_runs(runs_dir)
+    runset = load_runs(runs_dir, only)
     experiments, findings = group_experiments(runset.runs)
     claims = build_claim_index(experiments)
     findings += skipped_findings(runset)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 
+from rgt.rundirs import add_only_option
+
 
 def register(subparsers) -> None:
     """Add the ``verify`` verb to the top-level ``rgt`` parser."""
@@ -29,6 +31,7 @@ def register(subparsers) -> None:
     parser.add_argument("--min-effect", type=_non_negative_float, default=0.01, metavar="X",
                         help="smallest difference worth detecting; an MDE above it makes a "
                              "null result 'underpowered' (default: 0.01)")
+    add_only_option(parser)
     parser.set_defaults(func=run_verify)
 
 
@@ -39,7 +42,7 @@ def run_verify(args: argparse.Namespace) -> int:
     from rgt.verify.report import write_report
 
     audit = audit_runs(args.runs, Settings(n_resamples=args.bootstrap,
-                                           min_effect=args.min_effect))
+                                           min_effect=args.min_effect), args.only)
     write_report(audit, args.json, args.md)
     errors = sum(1 for finding in audit.findings if finding.severity == "error")
     print(f"verify: {len(audit.comparisons)} comparisons, {len(audit.findings)} findings "

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 _MISSING = object()
+# The run's identity (``run: {exp_id, variant, seed}``) differs between any two runs by design;
+# a bare top-level ``seed`` is accepted too, for configs written by other tools.
+IDENTITY_KEYS = ("run", "seed")
 
 
 def flatten(mapping: Mapping, prefix: str = "") -> dict[str, object]:
@@ -25,13 +28,17 @@ def declared_keys(variant_overrides: Mapping) -> list[str]:
 
 
 def differing_keys(configs: Iterable[Mapping]) -> list[str]:
-    """Dotted keys whose value is not the same in every config; top-level ``seed`` is ignored.
+    """Dotted keys whose value is not the same in every config; identity keys are ignored.
 
     A key present in some configs and absent from others differs.
     """
-    flats = [flatten({k: v for k, v in config.items() if k != "seed"}) for config in configs]
+    flats = [flatten(_without_identity(config)) for config in configs]
     keys = sorted(set().union(*flats)) if flats else []
     return [key for key in keys if _varies([flat.get(key, _MISSING) for flat in flats])]
+
+
+def _without_identity(config: Mapping) -> dict:
+    return {key: value for key, value in config.items() if key not in IDENTITY_KEYS}
 
 
 def undeclared_differences(configs: Iterable[Mapping], declared: Iterable[str]) -> list[str]:

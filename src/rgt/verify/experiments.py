@@ -67,7 +67,7 @@ def _build_experiment(exp_id: str, runs: list[Run]) -> tuple[Experiment, list[Fi
     baseline = min(votes, key=lambda name: (-votes[name], name))
     variants: dict[str, tuple[Run, ...]] = {}
     for run in runs:
-        variants[run.variant] = variants.get(run.variant, ()) + (run,)
+        variants[run.variant] = (*variants.get(run.variant, ()), run)
     findings = []
     if len(votes) > 1:
         findings.append(Finding("baseline-inconsistent", "warning", exp_id,

@@ -43,7 +43,8 @@ def load_predictions(path: Path) -> Predictions:
     try:
         table = pq.read_table(path)
     except (OSError, ValueError) as error:
-        raise RunStateError(f"{path} is unreadable: {error}", fix="re-run `rgt evaluate`")
+        raise RunStateError(f"{path} is unreadable: {error}",
+                            fix="re-run `rgt evaluate`") from error
     missing = [name for name in COLUMNS if name not in table.column_names]
     if missing:
         raise RunStateError(f"{path} lacks columns {missing}", fix="re-run `rgt evaluate`")

@@ -34,8 +34,8 @@ def render_markdown(audit: Audit, plot_links: dict[str, str]) -> str:
     """The readable report: summary, comparison table, findings and method notes."""
     lines = ["# rgt verify report", "", _summary_line(audit), "", "## Comparisons", ""]
     lines += _comparison_table(audit.comparisons, plot_links)
-    lines += ["", "## Findings", ""] + _findings_section(audit.findings)
-    lines += ["", "## Method", ""] + _method_notes(audit)
+    lines += ["", "## Findings", "", *_findings_section(audit.findings)]
+    lines += ["", "## Method", "", *_method_notes(audit)]
     return "\n".join(lines) + "\n"
 
 

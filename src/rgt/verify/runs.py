@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
 from rgt.errors import RunStateError
+from rgt.rundirs import run_directories
 
 EVALUATED_FILES = ("results.json", "config.yaml", "predictions.parquet")
 
@@ -74,15 +76,16 @@ class RunSet:
     skipped: tuple[Skipped, ...]
 
 
-def load_runs(runs_dir: str | Path) -> RunSet:
-    """Read every run directory under ``runs_dir``; raise ``RunStateError`` if none is usable."""
+def load_runs(runs_dir: str | Path, only: Collection[str] | None = None) -> RunSet:
+    """Read the run directories under ``runs_dir`` (only those ids when given); raise
+    ``RunStateError`` if none is usable."""
     runs_dir = Path(runs_dir)
     if not runs_dir.is_dir():
         raise RunStateError(f"no runs directory at {runs_dir}",
                             fix="train and evaluate first (`rgt train`, `rgt evaluate`) "
                                 "or pass --runs DIR")
     runs, skipped = [], []
-    for path in sorted(p for p in runs_dir.iterdir() if p.is_dir() and not p.name.startswith(".")):
+    for path in run_directories(runs_dir, only):
         loaded = _load_run(path)
         (runs if isinstance(loaded, Run) else skipped).append(loaded)
     if not runs:
@@ -113,7 +116,8 @@ def read_json(path: Path) -> dict:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         raise RunStateError(f"{path} is unreadable: {error}",
-                            fix="re-run the stage that writes it, or remove the run directory")
+                            fix="re-run the stage that writes it, or remove the run directory"
+                            ) from error
     return _require_mapping(data, path)
 
 
@@ -125,7 +129,8 @@ def read_yaml(path: Path) -> dict:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as error:
         raise RunStateError(f"{path} is unreadable: {error}",
-                            fix="re-run `rgt train` for this run, or remove the run directory")
+                            fix="re-run `rgt train` for this run, or remove the run directory"
+                            ) from error
     return _require_mapping(data, path)
 
 

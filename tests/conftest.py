@@ -1,0 +1,68 @@
+"""Shared fixtures: the tiny config, a project directory, and running `rgt` as a process."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = ROOT / "tests" / "data" / "tiny.yaml"
+
+
+def pytest_addoption(parser):
+    parser.addoption("--run-gpu", action="store_true", help="run tests that need a CUDA GPU")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--run-gpu"):
+        return
+    skip_gpu = pytest.mark.skip(reason="needs --run-gpu and a CUDA device")
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip_gpu)
+
+
+@pytest.fixture
+def tiny_config() -> dict:
+    """The tiny config as a fresh mapping (mutate freely)."""
+    return yaml.safe_load(TINY.read_text())
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A project directory holding the workflow and the tiny config as config/config.yaml."""
+    for name in ("Snakefile", "rules"):
+        source = ROOT / name
+        (shutil.copytree if source.is_dir() else shutil.copy)(source, tmp_path / name)
+    (tmp_path / "config").mkdir()
+    shutil.copy(TINY, tmp_path / "config" / "config.yaml")
+    return tmp_path
+
+
+def write_config(directory: Path, config: dict, name: str = "config.yaml") -> Path:
+    """Write ``config`` as YAML under ``directory/config/`` and return its path."""
+    path = directory / "config" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(config))
+    return path
+
+
+def rgt_process(args: list[str], cwd: Path, **kwargs) -> subprocess.Popen:
+    """Start ``python -m rgt ARGS`` in ``cwd`` (stdout and stderr captured)."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    return subprocess.Popen([sys.executable, "-m", "rgt", *args], cwd=cwd, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            **kwargs)
+
+
+def rgt(args: list[str], cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess:
+    """Run ``python -m rgt ARGS`` in ``cwd`` to completion."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    return subprocess.run([sys.executable, "-m", "rgt", *args], cwd=cwd, env=env, text=True,
+                          capture_output=True, timeout=timeout)

@@ -1,0 +1,34 @@
+"""Young/Daly checkpoint cadence."""
+
+from __future__ import annotations
+
+import math
+
+from rgt.train.cadence import Cadence, interval_steps, young_daly_seconds
+
+
+def test_young_daly_worked_example():
+    # 30 s saves, a preemption every 3 h: sqrt(2 * 10800 * 30) = 804.98 s.
+    assert math.isclose(young_daly_seconds(3 * 3600, 30), 804.98, rel_tol=1e-4)
+    assert interval_steps(3 * 3600, 30, 2.0) == 402  # rounded down to a step boundary
+
+
+def test_interval_is_at_least_one_step():
+    assert interval_steps(60, 0.0, 1.0) == 1
+    assert interval_steps(60, 1e-6, 100.0) == 1
+
+
+def test_cadence_uses_measured_costs():
+    cadence = Cadence(mtbf_hours=1.0)
+    cadence.record_save(0, 0.02)
+    for _ in range(10):
+        cadence.record_step(0.01)
+    expected = math.floor(math.sqrt(2 * 3600 * 0.02) / 0.01)
+    assert cadence.interval() == expected
+    assert not cadence.due(expected - 1) and cadence.due(expected)
+
+
+def test_every_steps_overrides_young_daly():
+    cadence = Cadence(mtbf_hours=1000.0, every_steps=5)
+    cadence.record_save(10, 5.0)
+    assert cadence.interval() == 5 and cadence.due(15) and not cadence.due(14)

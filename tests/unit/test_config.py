@@ -1,0 +1,86 @@
+"""Config validation: every bad input fails before any work, naming key, value and fix."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import ROOT, TINY, rgt, write_config
+from rgt.config import load_config
+from rgt.errors import ConfigError
+
+
+def _set(config: dict, dotted: str, value) -> dict:
+    *parents, leaf = dotted.split(".")
+    node = config
+    for key in parents:
+        node = node[key]
+    node[leaf] = value
+    return config
+
+
+BAD_INPUTS = [
+    # (dotted key to set, value, words the message must contain, words the fix must contain)
+    ("defaults.train.epochs", -3, ["defaults.train.epochs", "-3", ">= 1"], [">= 1"]),
+    ("defaults.train.epochs", "ten", ["defaults.train.epochs", "'ten'", "whole number"],
+     ["whole number"]),
+    ("defaults.train.optimzer", "adam", ["defaults.train.optimzer", "unknown key"],
+     ["rename it to 'optimizer'"]),
+    ("defaults.train.optimizer", "adamw", ["'adamw'", "'adam'", "'sgd'"], ["one of"]),
+    ("defaults.train.lr", 0, ["defaults.train.lr", "> 0"], ["> 0"]),
+    ("defaults.model.dropout", 1.5, ["defaults.model.dropout", "1.5", "< 1"], ["< 1"]),
+    ("defaults.data.split.val", 0.9, ["leaves no training data"], ["smaller than 1"]),
+    ("defaults.selection.split", "test", ["'test'", "'val'"], ["'val'"]),
+    ("defaults.checkpoint.keep", 1, ["defaults.checkpoint.keep", ">= 2"], [">= 2"]),
+    ("experiments.tiny.baseline", "nope", ["'nope'", "not a variant"], ["plain", "dropout"]),
+    ("experiments.tiny.seeds", [], ["experiments.tiny.seeds", "empty"], ["at least one"]),
+    ("experiments.tiny.seeds", [1, 1], ["repeats"], ["once"]),
+    ("experiments.tiny.variants.dropout.model.dropuot", 0.2, ["dropuot", "unknown key"],
+     ["rename it to 'dropout'"]),
+    ("defaults.model.name", "resnet9000", ["'resnet9000'", "not a built-in"],
+     ["package.module:callable"]),
+    ("experiments.tiny.variants.bad-name", {}, ["'bad-name'"], ["letters, digits"]),
+    ("shedule", 1, ["unknown key 'shedule'"], ["remove it"]),
+]
+
+
+@pytest.mark.parametrize("dotted, value, message_words, fix_words", BAD_INPUTS,
+                         ids=[f"{case[0]}={case[1]!r}" for case in BAD_INPUTS])
+def test_load_config_rejects_bad_value_naming_key_value_and_fix(
+        tiny_config, dotted, value, message_words, fix_words):
+    with pytest.raises(ConfigError) as caught:
+        load_config(_set(tiny_config, dotted, value))
+    for word in message_words:
+        assert word in caught.value.message
+    for word in fix_words:
+        assert word in caught.value.fix
+
+
+def test_load_config_accepts_the_shipped_configs():
+    assert load_config(ROOT / "config" / "config.yaml")["experiments"]
+    assert load_config(TINY)["defaults"]["train"]["device"] == "auto"
+
+
+def test_load_config_reports_yaml_syntax_error_with_line(tmp_path):
+    path = tmp_path / "broken.yaml"
+    path.write_text("defaults:\n  train: [1, 2\n")
+    with pytest.raises(ConfigError, match="line"):
+        load_config(path)
+
+
+def test_load_config_missing_file_names_it(tmp_path):
+    with pytest.raises(ConfigError, match="does not exist"):
+        load_config(tmp_path / "nope.yaml")
+
+
+def test_missing_required_section_is_named(tiny_config):
+    del tiny_config["defaults"]["train"]["epochs"]
+    with pytest.raises(ConfigError, match="required key 'epochs'"):
+        load_config(tiny_config)
+
+
+def test_cli_prints_error_and_fix_without_traceback(tmp_path, tiny_config):
+    path = write_config(tmp_path, _set(tiny_config, "defaults.train.epochs", -1))
+    result = rgt(["plan", "--config", str(path)], cwd=tmp_path, timeout=120)
+    assert result.returncode == 2
+    assert "defaults.train.epochs = -1" in result.stderr and "fix:" in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
