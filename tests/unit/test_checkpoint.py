@@ -240,3 +240,14 @@ def test_resaving_a_step_replaces_it(tmp_path):
 def test_negative_step_is_rejected(tmp_path):
     with pytest.raises(CheckpointError):
         CheckpointStore(tmp_path).save(-1, small_state(0))
+
+
+def test_saving_a_step_again_sets_a_corrupt_earlier_save_aside(tmp_path):
+    store = CheckpointStore(tmp_path, keep=2)
+    store.save(1, {"step": 1})
+    info = store.save(2, {"step": 2})
+    info.path.write_bytes(info.path.read_bytes()[:-10])  # torn by a crash
+    store.save(2, {"step": 2})
+    corrupt = tmp_path / "step-000000002.pt.corrupt-1"
+    assert corrupt.exists() and (tmp_path / "step-000000002.json.corrupt-1").exists()
+    assert store.load_latest()[1].step == 2

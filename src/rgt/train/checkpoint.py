@@ -94,6 +94,7 @@ class CheckpointStore:
             raise CheckpointError(f"checkpoint step {step} is negative", fix="count steps from 0")
         started = time.perf_counter()
         path, marker = self._paths(step)
+        self._set_aside_unless_good(step)
         marker.unlink(missing_ok=True)  # a stale marker must never describe the new bytes
         size, digest = self._write_state(path, state)
         write_json(marker, _marker_body(step, path.name, size, digest))
@@ -124,6 +125,26 @@ class CheckpointStore:
             except _Unusable as reason:
                 _warn(f"skipping checkpoint {self._paths(step)[0]}: {reason}; left on disk", 2)
         return None
+
+    def _set_aside_unless_good(self, step: int) -> None:
+        """Before a step is saved again (a replay after resuming from an older checkpoint),
+        rename a bad or incomplete earlier save of it to ``*.corrupt-N``: bad checkpoints are
+        evidence of what went wrong and are never deleted, not even by overwriting."""
+        path, marker = self._paths(step)
+        if not path.exists() and not marker.exists():
+            return
+        try:
+            if self._hash_matches(self._inspect(step)):
+                return
+        except _Unusable:
+            pass
+        suffix = next(f".corrupt-{n}" for n in range(1, 10_000)
+                      if not path.with_name(path.name + f".corrupt-{n}").exists()
+                      and not marker.with_name(marker.name + f".corrupt-{n}").exists())
+        for existing in (path, marker):
+            if existing.exists():
+                existing.rename(existing.with_name(existing.name + suffix))
+        _warn(f"checkpoint {path} did not verify; set aside as {path.name}{suffix}", 3)
 
     def _paths(self, step: int) -> tuple[Path, Path]:
         stem = self.directory / f"step-{step:09d}"

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import logging
 import time
+import warnings
 from pathlib import Path
 
 from rgt.data import load_dataset, make_split, split_sha256
 from rgt.errors import CheckpointError, DataError
 from rgt.runplan import RunSpec
 from rgt.train.cadence import Cadence
-from rgt.train.checkpoint import CheckpointStore
+from rgt.train.checkpoint import CheckpointStore, CheckpointWarning
 from rgt.train.determinism import configure
 from rgt.train.preemption import EXIT_PREEMPTED, preemption_flag
 from rgt.train.progress import TrainingProgress, run_logger
@@ -116,7 +117,11 @@ class LoopHooks:
 
 def _resume(store: CheckpointStore, trainer: Trainer, cadence: Cadence, spec: RunSpec,
             logger: logging.Logger) -> None:
-    loaded = store.load_latest()
+    with warnings.catch_warnings(record=True) as skipped:
+        warnings.simplefilter("always", CheckpointWarning)
+        loaded = store.load_latest()
+    for warning in skipped:
+        logger.warning("%s", warning.message)  # into train.log too, not only stderr
     if loaded is None:
         logger.info("starting %s/%s seed %d (%d steps)", spec.exp_id, spec.variant, spec.seed,
                     trainer.total_steps)
