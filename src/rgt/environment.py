@@ -14,7 +14,10 @@ def git_state(root: str | Path = ".") -> tuple[str | None, bool | None]:
     """(commit sha, dirty flag) of the git work tree at ``root``; (None, None) outside git."""
     try:
         commit = _git(root, "rev-parse", "HEAD")
-        dirty = bool(_git(root, "status", "--porcelain", "--untracked-files=no"))
+        # Untracked files (fresh outputs) do not make the code dirty; --no-optional-locks never
+        # takes index.lock, which would race a concurrent commit.
+        dirty = bool(_git(root, "--no-optional-locks", "status", "--porcelain",
+                          "--untracked-files=no"))
     except (OSError, subprocess.CalledProcessError):
         return None, None
     return commit, dirty

@@ -66,7 +66,7 @@ def assert_same(actual, expected) -> None:
             assert_same(actual[key], expected[key])
     elif isinstance(expected, (list, tuple)):
         assert len(actual) == len(expected)
-        for a, e in zip(actual, expected):
+        for a, e in zip(actual, expected, strict=True):
             assert_same(a, e)
     else:
         assert actual == expected

@@ -9,7 +9,7 @@ import platform
 import sys
 from pathlib import Path
 
-from rgt.deliver import command, provenance
+from rgt.deliver import command
 from rgt.deliver.registry import figure_spec
 from rgt.deliver.source_data import write_source_data
 from rgt.hashing import sha256_file
@@ -139,21 +139,3 @@ def test_rebuild_writes_the_same_provenance(tmp_path, monkeypatch):
     project(tmp_path)
     first = build(tmp_path, monkeypatch)
     assert build(tmp_path, monkeypatch) == first
-
-
-def test_git_state_reads_commit_and_dirty_flag(monkeypatch):
-    answers = {"rev-parse": "abc123\n".strip(), "--no-optional-locks": " M src/x.py"}
-    monkeypatch.setattr(provenance, "_git", lambda arguments, cwd: answers[arguments[0]])
-    assert provenance.git_state() == {"commit": "abc123", "dirty": True}
-    answers["--no-optional-locks"] = ""
-    assert provenance.git_state() == {"commit": "abc123", "dirty": False}
-
-
-def test_git_state_outside_a_repository_is_null(tmp_path):
-    assert provenance.git_state(tmp_path) == {"commit": None, "dirty": None}
-
-
-def test_absent_package_version_is_null(monkeypatch):
-    monkeypatch.setattr(provenance, "PACKAGES", ("numpy", "surely-not-installed-pkg"))
-    versions = provenance.package_versions()
-    assert versions["surely-not-installed-pkg"] is None and versions["numpy"]

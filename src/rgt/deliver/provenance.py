@@ -7,46 +7,11 @@ same provenance.
 
 from __future__ import annotations
 
-import platform
-import subprocess
-from importlib import metadata
-from pathlib import Path
-
+from rgt.environment import git_state, package_versions
 from rgt.evidence.claims import claim_id, variant_disclosures
 
 PROVENANCE_SCHEMA = "rgt/provenance/v1"
 PACKAGES = ("numpy", "matplotlib", "torch")
-
-
-def git_state(cwd: str | Path = ".") -> dict:
-    """``{"commit", "dirty"}`` of the git work tree at ``cwd``; both null outside a repository."""
-    commit = _git(["rev-parse", "HEAD"], cwd)
-    if commit is None:
-        return {"commit": None, "dirty": None}
-    # --no-optional-locks: never take index.lock, which would race a concurrent commit.
-    status = _git(["--no-optional-locks", "status", "--porcelain"], cwd)
-    return {"commit": commit, "dirty": None if status is None else bool(status)}
-
-
-def _git(arguments: list[str], cwd: str | Path) -> str | None:
-    try:
-        done = subprocess.run(
-            ["git", *arguments], cwd=cwd, capture_output=True, text=True, timeout=30, check=False
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return done.stdout.strip() if done.returncode == 0 else None
-
-
-def package_versions() -> dict:
-    """Python and the numeric packages' versions, read from metadata (torch is not imported)."""
-    versions = {"python": platform.python_version()}
-    for name in PACKAGES:
-        try:
-            versions[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            versions[name] = None
-    return versions
 
 
 def figure_claims(rows: list[dict]) -> dict[str, int]:
@@ -80,8 +45,8 @@ def build_provenance(fig_id: str, rows: list[dict], parts: dict) -> dict:
         "inputs": parts["inputs"],
         "run_ids": sorted({row["run_id"] for row in rows}),
         "command": list(parts["command"]),
-        "code": git_state(),
-        "packages": package_versions(),
+        "code": dict(zip(("commit", "dirty"), git_state(), strict=True)),
+        "packages": package_versions(PACKAGES),
         "outputs": parts["outputs"],
         "claims": list(claims),
         "disclosures": figure_disclosures(claims, parts["findings"]),
