@@ -6,7 +6,6 @@ run is consistent unless a test tampers with it on purpose.
 
 from __future__ import annotations
 
-import copy
 import json
 import math
 from pathlib import Path
@@ -16,19 +15,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import yaml
 
+from rgt.config import merge  # noqa: F401  (re-exported for the verify tests)
+
 BASE_CONFIG = {"model": {"dropout": 0.0, "hidden": 32}, "optim": {"lr": 0.01}, "epochs": 5}
 N_CLASSES = 4
-
-
-def merge(base: dict, overrides: dict) -> dict:
-    """Deep-merge ``overrides`` into a copy of ``base``."""
-    merged = copy.deepcopy(base)
-    for key, value in overrides.items():
-        if isinstance(value, dict) and isinstance(merged.get(key), dict):
-            merged[key] = merge(merged[key], value)
-        else:
-            merged[key] = copy.deepcopy(value)
-    return merged
 
 
 def split_predictions(accuracy: float, n: int, collapse: bool = False) -> dict:
