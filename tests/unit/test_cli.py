@@ -1,0 +1,36 @@
+"""The ``rgt`` command lists its verbs; ``python -m rgt`` is the same command."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from rgt.cli import main
+
+VERBS = ("plan", "smoke", "train", "evaluate", "verify", "aggregate", "source-data", "figure",
+         "evidence", "status")
+
+
+def test_help_lists_every_verb(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--help"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    for verb in VERBS:
+        assert verb in out
+
+
+def test_python_dash_m_rgt_is_the_cli():
+    result = subprocess.run([sys.executable, "-m", "rgt", "--help"], capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0 and "status" in result.stdout
+
+
+def test_help_does_not_import_torch():
+    code = "import sys; from rgt.cli import build_parser; build_parser(); print('torch' in " \
+           "sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=60)
+    assert result.stdout.strip() == "False"
