@@ -114,4 +114,7 @@ def _print_table(rows: list[dict]) -> None:
         detail = row["detail"] + ("" if row["in_plan"] else " (not in the current plan)")
         table.add_row(row["run_id"], str(row["exp_id"]), str(row["variant"]), str(row["seed"]),
                       state, metrics, detail)
-    Console().print(table)
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=160)  # logs and pipes: never squeeze run ids into ellipses
+    console.print(table)
