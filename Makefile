@@ -5,7 +5,7 @@ VENV ?= .venv
 PYTHON ?= python3
 PY := $(VENV)/bin/python
 PROFILES_HOME := $(or $(XDG_CONFIG_HOME),$(HOME)/.config)/snakemake
-PROFILES := $(notdir $(wildcard profiles/*))
+PROFILES := $(notdir $(patsubst %/,%,$(wildcard profiles/*/)))
 # torch is pinned to the CPU build for local work; on a rented GPU the image's torch is used.
 TORCH ?= torch==2.13.0
 

@@ -10,6 +10,20 @@ min_version("9.19")
 
 
 include: "rules/common.smk"
+
+
+# Everything but training is cheap and stays on this machine, whatever the executor.
+localrules:
+    all,
+    smoke,
+    evaluate,
+    verify,
+    aggregate,
+    source_data,
+    figure,
+    evidence,
+
+
 include: "rules/smoke.smk"  # CPU smoke gate: a broken model or config fails here, fast
 include: "rules/train.smk"  # train/resume each run; checkpoints are never outputs
 include: "rules/evaluate.smk"  # val/test metrics + per-sample predictions

@@ -10,6 +10,7 @@ rule train:
         config=f"{RUNS}/{{run_id}}/config.yaml",
     params:
         checkpoints=lambda wc: f"{CHECKPOINTS}/{wc.run_id}",
+        config=CONFIG_FILE,
     resources:
         train_slots=1,
     shell:

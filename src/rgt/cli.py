@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "rgt.evidence.command",
     "rgt.status",
     "rgt.plan",
+    "rgt.platforms.command",
 )
 
 
@@ -54,3 +55,5 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `rgt status | head`: the reader left, nothing is wrong
+        return 0

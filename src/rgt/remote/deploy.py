@@ -1,0 +1,44 @@
+"""What is pushed to a rented host: the project's code tree, hashed, plus the run config.
+
+The host runs exactly the local code: the tree hash names the remote code directory, and the
+pushed files are verified by sha256 before a launch and again before results are pulled.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+import rgt
+from rgt.hashing import digest_json, sha256_file
+
+SKIP_PARTS = ("__pycache__",)
+REMOTE_CONFIG = "run-config.yaml"
+
+
+def project_files() -> dict[str, Path]:
+    """The ``rgt`` package exactly as this process runs it, as ``src/rgt/...`` paths.
+
+    The same files decide the run ids (see ``rgt.runplan``), so the host computes the same ids.
+    """
+    package = Path(rgt.__file__).parent
+    return {f"src/rgt/{path.relative_to(package).as_posix()}": path
+            for path in sorted(package.rglob("*"))
+            if path.is_file() and not any(part in path.parts for part in SKIP_PARTS)
+            and path.suffix not in (".pyc", ".tmp")}
+
+
+def tree_hash(files: dict[str, Path]) -> str:
+    """A short hash of the tree: relative paths and the sha256 of their bytes."""
+    return digest_json({rel: sha256_file(path) for rel, path in files.items()})[:16]
+
+
+def remote_config_text(config_file: Path, runs: str, checkpoints: str) -> str:
+    """The run config for the host: the user's file with the host's runs/checkpoints paths.
+
+    Paths are not part of a run's identity, so the host computes the same run ids.
+    """
+    config = yaml.safe_load(config_file.read_text())
+    config["paths"] = {"runs": runs, "checkpoints": checkpoints}
+    return yaml.safe_dump(config, sort_keys=True)

@@ -1,0 +1,137 @@
+"""Remote training jobs as files on the host's durable disk: launch detached, probe, parse.
+
+A job is keyed by its run id, so a restarted controller finds the job it launched before:
+
+    <root>/jobs/<run-id>/launches    how many times it was launched (the proof of no relaunch)
+    <root>/jobs/<run-id>/pid         the detached process
+    <root>/jobs/<run-id>/exit_code   written by the job itself when it ends
+    <root>/jobs/<run-id>/job.log     its stdout and stderr
+
+This module only builds shell text and parses replies; ``rgt.remote.runner`` talks to the host.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+
+EXIT_PREEMPTED = 75
+
+
+@dataclass(frozen=True)
+class RemoteLayout:
+    """Where a project's code, runs, checkpoints and jobs live on the host."""
+
+    root: str
+
+    def code(self, tree: str) -> str:
+        """The pushed code tree (one directory per tree hash: old jobs keep their code)."""
+        return f"{self.root}/code/{tree}"
+
+    def job(self, run_id: str) -> str:
+        """The job record directory of a run."""
+        return f"{self.root}/jobs/{run_id}"
+
+    @property
+    def runs(self) -> str:
+        return f"{self.root}/runs"
+
+    @property
+    def checkpoints(self) -> str:
+        return f"{self.root}/checkpoints"
+
+
+@dataclass(frozen=True)
+class JobStatus:
+    """What the host says about one job; ``state`` is computed, never guessed."""
+
+    run_id: str
+    pid: int | None
+    alive: bool
+    exit_code: int | None
+    launches: int
+
+    @property
+    def state(self) -> str:
+        """``absent``, ``running``, ``finished``, ``preempted``, ``failed`` or ``dead``."""
+        if self.launches == 0 and self.pid is None:
+            return "absent"
+        if self.exit_code is not None:
+            return {0: "finished", EXIT_PREEMPTED: "preempted"}.get(self.exit_code, "failed")
+        return "running" if self.alive else "dead"
+
+
+def launch_script(layout: RemoteLayout, run_id: str, tree: str, command: list[str],
+                  env: dict[str, str], secrets_file: str | None, detach: str) -> str:
+    """Shell text that records a launch and starts ``command`` detached, then returns."""
+    job = shlex.quote(layout.job(run_id))
+    inner = _job_body(layout, run_id, tree, command, env, secrets_file)
+    lines = [
+        "set -eu",
+        f"mkdir -p {job}",
+        f"n=$(cat {job}/launches 2>/dev/null || echo 0); echo $((n + 1)) > {job}/launches",
+        f"rm -f {job}/exit_code {job}/pid",
+        _detached(inner, job, run_id, detach),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _job_body(layout: RemoteLayout, run_id: str, tree: str, command: list[str],
+              env: dict[str, str], secrets_file: str | None) -> str:
+    job = shlex.quote(layout.job(run_id))
+    exports = [f"export {name}={shlex.quote(value)}" for name, value in sorted(env.items())]
+    if secrets_file:
+        # Values reach the job through its environment, read from a mode-600 file: never argv.
+        exports.append(f"set -a; . {shlex.quote(secrets_file)}; set +a")
+    run = " ".join(shlex.quote(part) for part in command)
+    return "; ".join([
+        f"cd {shlex.quote(layout.code(tree))}", *exports, run,
+        f"echo $? > {job}/exit_code.tmp", f"mv {job}/exit_code.tmp {job}/exit_code",
+    ])
+
+
+def _detached(inner: str, job: str, run_id: str, detach: str) -> str:
+    # The run id is in the detached process's argv so the probe can tell it from a reused pid.
+    body = shlex.quote(f": rgt-job {run_id}; {inner}")
+    if detach == "tmux":
+        session = shlex.quote(f"rgt-{run_id}")
+        body = shlex.quote(f": rgt-job {run_id}; exec >> {job}/job.log 2>&1; {inner}")
+        return (f"tmux new-session -d -s {session} bash -c {body} && "
+                f"tmux display-message -p -t {session} '#{{pane_pid}}' > {job}/pid")
+    return (f"setsid nohup bash -c {body} > {job}/job.log 2>&1 < /dev/null & "
+            f"echo $! > {job}/pid")
+
+
+def probe_script(layout: RemoteLayout, run_ids: list[str]) -> str:
+    """Shell text printing one line per job: ``<run-id> <pid|-> <alive 0|1> <exit|-> <n>``."""
+    ids = " ".join(shlex.quote(run_id) for run_id in run_ids)
+    root = shlex.quote(f"{layout.root}/jobs")
+    return (
+        f"for id in {ids}; do j={root}/$id; "
+        'pid=$(cat "$j/pid" 2>/dev/null || echo -); '
+        'code=$(cat "$j/exit_code" 2>/dev/null || echo -); '
+        'n=$(cat "$j/launches" 2>/dev/null || echo 0); alive=0; '
+        'if [ "$pid" != - ] && grep -qa -- "rgt-job $id" "/proc/$pid/cmdline" 2>/dev/null; '
+        "then alive=1; fi; "
+        'echo "$id $pid $alive $code $n"; done\n'
+    )
+
+
+def parse_probe(text: str) -> dict[str, JobStatus]:
+    """Parse the probe's lines; a malformed line is skipped (its job stays unknown)."""
+    statuses = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) != 5 or not parts[4].isdigit():
+            continue
+        run_id, pid, alive, code, launches = parts
+        statuses[run_id] = JobStatus(run_id, _int_or_none(pid), alive == "1",
+                                     _int_or_none(code), int(launches))
+    return statuses
+
+
+def _int_or_none(text: str) -> int | None:
+    try:
+        return int(text)
+    except ValueError:
+        return None

@@ -1,0 +1,135 @@
+"""Run training jobs on one rented host: deploy, launch detached, probe, collect.
+
+The Snakemake executor plugin (``snakemake_executor_plugin_rgt``) is a thin shell over this
+class. Every call is a short SSH exchange; no SSH session is held open while a job runs, so a
+dropped connection or a closed laptop never changes a job's state.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rgt.errors import RgtError
+from rgt.hashing import sha256_file
+from rgt.remote.deploy import REMOTE_CONFIG, project_files, remote_config_text, tree_hash
+from rgt.remote.jobs import JobStatus, RemoteLayout, launch_script, parse_probe, probe_script
+from rgt.remote.ssh import RemoteHost
+from rgt.remote.transfer import TransferStats, pull, push, remote_manifest
+
+# What the project needs besides torch, which the image provides and which is never touched.
+RUNTIME_MODULES = {"numpy": "numpy>=1.24", "yaml": "pyyaml>=6", "jsonschema": "jsonschema>=4.20",
+                   "rich": "rich>=13", "pyarrow": "pyarrow>=14", "sklearn": "scikit-learn>=1.3"}
+ENV_PROBE = (
+    "import importlib.util, json, sys\n"
+    "mods = {mods}\n"
+    "missing = [m for m in mods if importlib.util.find_spec(m) is None]\n"
+    "info = {{'python': sys.executable, 'missing': missing, 'torch': None, 'cuda': False}}\n"
+    "if importlib.util.find_spec('torch'):\n"
+    "    import torch\n"
+    "    info.update(torch=torch.__version__, cuda=torch.cuda.is_available())\n"
+    "print(json.dumps(info))\n"
+)
+
+
+class RemoteEnvironmentError(RgtError):
+    """The host's interpreter cannot run the project (no torch, or no GPU where one is needed)."""
+
+
+@dataclass
+class RemoteRunner:
+    """One host, one project root on its durable disk."""
+
+    host: RemoteHost
+    layout: RemoteLayout
+    python: str = "python3"
+    detach: str = "setsid"
+    expect_gpu: bool = False
+    secrets: dict[str, str] = field(default_factory=dict)
+    _environment_checked: bool = False
+
+    def deploy(self, config_file: Path) -> str:
+        """Push the code tree and run config (resumable, verified); return the tree hash."""
+        files = project_files()
+        tree = tree_hash(files)
+        config = remote_config_text(config_file, self.layout.runs, self.layout.checkpoints)
+        with tempfile.TemporaryDirectory() as scratch:
+            config_path = Path(scratch) / REMOTE_CONFIG
+            config_path.write_text(config)
+            push(self.host, {**files, REMOTE_CONFIG: config_path},
+                 self.layout.code(tree))
+        self.check_environment(tree)
+        return tree
+
+    def check_environment(self, tree: str) -> dict:
+        """The interpreter has torch (never installed here) and the project's other needs."""
+        if self._environment_checked:
+            return {}
+        info = self._probe_environment(tree)
+        if info["missing"]:
+            packages = [RUNTIME_MODULES[module] for module in info["missing"]]
+            self.host.run([self.python, "-m", "pip", "install", "-q", *packages], timeout=900)
+        if info["torch"] is None:
+            raise RemoteEnvironmentError(
+                f"{info['python']} on {self.host.spec.alias} cannot import torch",
+                "pick an image with torch installed, or set rgt-python to its interpreter")
+        if self.expect_gpu and not info["cuda"]:
+            raise RemoteEnvironmentError(
+                f"torch {info['torch']} on {self.host.spec.alias} sees no GPU",
+                "check nvidia-smi on the host and that the image's torch is a CUDA build")
+        self._environment_checked = True
+        return info
+
+    def _probe_environment(self, tree: str) -> dict:
+        code = ENV_PROBE.format(mods=sorted(RUNTIME_MODULES))
+        result = self.host.run([self.python, "-c", code], cwd=self.layout.code(tree), timeout=120)
+        return json.loads(result.stdout.strip().splitlines()[-1])
+
+    def probe(self, run_ids: list[str]) -> dict[str, JobStatus]:
+        """The status of each job (one short SSH command for all of them)."""
+        result = self.host.run(probe_script(self.layout, run_ids), timeout=60)
+        return parse_probe(result.stdout)
+
+    def launch(self, run_id: str, tree: str, config_name: str = REMOTE_CONFIG) -> None:
+        """Start the training of ``run_id`` detached; returns at once."""
+        secrets_file = self._write_secrets()
+        command = [self.python, "-m", "rgt", "train", "--config", config_name,
+                   "--run-id", run_id]
+        env = {"PYTHONPATH": f"{self.layout.code(tree)}/src", "PYTHONUNBUFFERED": "1"}
+        script = launch_script(self.layout, run_id, tree, command, env, secrets_file,
+                               self.detach)
+        self.host.run(["bash", "-c", script], timeout=60)
+
+    def _write_secrets(self) -> str | None:
+        if not self.secrets:
+            return None
+        # The instance's own home disk, never the durable (mirrored, pulled) project root.
+        path = f".rgt-secrets/{Path(self.layout.root).name}.env"
+        self.host.run(["mkdir", "-p", "-m", "700", ".rgt-secrets"])
+        body = "".join(f"{name}={shlex.quote(value)}\n" for name, value in self.secrets.items())
+        self.host.write_secret(path, body.encode())
+        return path
+
+    def verify_code(self, tree: str) -> None:
+        """The code on the host is still exactly the local tree (before results are trusted)."""
+        files = project_files()
+        remote = remote_manifest(self.host, self.layout.code(tree), list(files))
+        changed = [rel for rel, path in files.items()
+                   if remote.get(rel, (None, None))[1] != sha256_file(path)]
+        if changed:
+            raise RgtError(f"code on {self.host.spec.alias} differs from the local tree {tree}: "
+                           f"{', '.join(changed[:5])}",
+                           "someone edited the remote copy; rerun to push the code again")
+
+    def collect(self, run_id: str, names: list[str], local_dir: Path) -> TransferStats:
+        """Pull a finished run's files (resumable, sha256-verified) into ``local_dir``."""
+        return pull(self.host, f"{self.layout.runs}/{run_id}", names, local_dir)
+
+    def job_log_tail(self, run_id: str, lines: int = 30) -> str:
+        """The end of a job's log, for error messages."""
+        result = self.host.run(["tail", "-n", str(lines), f"{self.layout.job(run_id)}/job.log"],
+                               check=False, timeout=60)
+        return result.stdout

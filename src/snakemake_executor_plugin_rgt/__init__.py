@@ -1,0 +1,59 @@
+# ruff: noqa: UP006, UP035, UP045 — Snakemake needs typing.List/Optional objects, not strings
+"""Snakemake executor plugin ``rgt``: training jobs on a rented host over SSH.
+
+Thin on purpose: it maps Snakemake's executor calls onto ``rgt.remote.runner.RemoteRunner``.
+The plugin owns the file transfer (code and config pushed before launch, the run's files pulled
+and sha256-verified before success is reported), so Snakemake sees ordinary local files and
+needs no storage provider. Jobs run detached and are keyed by run id: a restarted Snakemake
+reattaches to a job still running instead of launching it twice.
+"""
+
+# No `from __future__ import annotations` here: Snakemake reads the settings' types at run time
+# to build the --rgt-* command-line flags.
+from dataclasses import dataclass, field
+from typing import List, Optional  # noqa: UP035 — real types for argparse, see above
+
+from snakemake_interface_executor_plugins.settings import CommonSettings, ExecutorSettingsBase
+
+from snakemake_executor_plugin_rgt.executor import Executor
+
+__all__ = ["Executor", "ExecutorSettings", "common_settings"]
+
+common_settings = CommonSettings(
+    non_local_exec=True,
+    implies_no_shared_fs=True,
+    job_deploy_sources=False,
+    pass_default_storage_provider_args=False,
+    pass_default_resources_args=False,
+    pass_envvar_declarations_to_cmd=False,
+    auto_deploy_default_storage_provider=False,
+    can_transfer_local_files=True,
+    init_seconds_before_status_checks=2,
+)
+
+
+def _meta(help_text: str, **extra) -> dict:
+    return {"help": help_text, **extra}
+
+
+@dataclass
+class ExecutorSettings(ExecutorSettingsBase):
+    """Profile keys ``rgt-<field>`` / command-line flags ``--rgt-<field>``."""
+
+    host: Optional[str] = field(default=None, metadata=_meta(
+        "SSH alias of the rented host (from ~/.ssh/config: HostName, Port, User, "
+        "IdentityFile, ProxyJump are honoured)", required=True))
+    platform: str = field(default="ssh", metadata=_meta(
+        "platform facts to use (config/platforms/<name>.yaml)"))
+    python: str = field(default="python3", metadata=_meta(
+        "the host's interpreter (the image's, never a new environment)"))
+    detach: str = field(default="setsid", metadata=_meta("setsid or tmux"))
+    remote_root: Optional[str] = field(default=None, metadata=_meta(
+        "project directory on the host's durable disk (default: ~/rgt/<project>)"))
+    secrets: List[str] = field(default_factory=list, metadata=_meta(
+        "names of environment variables sent over stdin to a mode-600 file on the host",
+        nargs="+"))
+    ssh_config: Optional[str] = field(default=None, metadata=_meta(
+        "ssh_config file to read instead of ~/.ssh/config"))
+    gpu: bool = field(default=False, metadata=_meta(
+        "refuse to launch unless torch on the host sees a GPU"))
