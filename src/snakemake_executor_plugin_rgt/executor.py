@@ -41,6 +41,17 @@ class Executor(RemoteExecutor):
         self.project = project
         self.trees: dict[str, str] = {}
         self.backoff = 0
+        self._warn_first_use(settings)
+
+    def _warn_first_use(self, settings) -> None:
+        from rgt.remote.warnings_once import first_use_warnings
+
+        try:
+            lines = first_use_warnings(self.project, settings.platform, settings.host)
+        except RgtError as error:
+            raise WorkflowError(f"rgt: {error}") from None
+        for line in lines:
+            self.logger.warning(f"rgt: {line}")
 
     def run_job(self, job: JobExecutorInterface) -> None:
         """Deploy once, then reattach to a running job or launch it detached."""
@@ -135,7 +146,5 @@ class Executor(RemoteExecutor):
 
 
 def _secret_values(settings) -> dict[str, str]:
-    missing = [name for name in settings.secrets if name not in os.environ]
-    if missing:
-        raise WorkflowError(f"rgt: secrets named in the profile are not set locally: {missing}")
-    return {name: os.environ[name] for name in settings.secrets}
+    """The values of the named secrets that are set here (unset ones are simply not sent)."""
+    return {name: os.environ[name] for name in settings.secrets if name in os.environ}

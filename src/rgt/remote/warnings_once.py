@@ -1,0 +1,40 @@
+"""The platform's danger clocks, shown the first time a host of that platform is used.
+
+Renting is where money and data are lost: a stop that still bills, an instance released after
+N days. The user sees these once per host (recorded in ``.rgt/seen-hosts.json``), plus a
+warning whenever a money fact the tool relies on is older than six months.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+from rgt.atomic import write_json
+from rgt.platforms.facts import danger_clocks, load_platform, stale_facts
+
+SEEN_FILE = Path(".rgt/seen-hosts.json")
+
+
+def first_use_warnings(project: Path, platform_name: str, host: str,
+                       today: date | None = None) -> list[str]:
+    """Lines to show before using ``host`` (empty after its first use, but for stale facts)."""
+    platform = load_platform(platform_name, project / "config" / "platforms")
+    stale = [f"{platform['display_name']}: the fact '{path}' was verified more than six months "
+             "ago; re-check it in the provider's documentation before relying on it"
+             for path in stale_facts(platform, today or date.today())]
+    seen_file = project / SEEN_FILE
+    seen = _read(seen_file)
+    if host in seen:
+        return stale
+    write_json(seen_file, {**seen, host: platform_name})
+    return [f"first use of {host} ({platform['display_name']}):", *danger_clocks(platform),
+            *stale]
+
+
+def _read(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
