@@ -111,8 +111,10 @@ def probe_script(layout: RemoteLayout, run_ids: list[str]) -> str:
         'pid=$(cat "$j/pid" 2>/dev/null || echo -); '
         'code=$(cat "$j/exit_code" 2>/dev/null || echo -); '
         'n=$(cat "$j/launches" 2>/dev/null || echo 0); alive=0; '
-        'if [ "$pid" != - ] && grep -qa -- "rgt-job $id" "/proc/$pid/cmdline" 2>/dev/null; '
-        "then alive=1; fi; "
+        # The job is its whole process group (setsid/tmux make the launcher its leader): it is
+        # alive while any member still carries the run id, even if the leader was killed.
+        'if [ "$pid" != - ]; then for p in $(pgrep -g "$pid" 2>/dev/null); do '
+        'grep -qa -- "$id" "/proc/$p/cmdline" 2>/dev/null && alive=1; done; fi; '
         'echo "$id $pid $alive $code $n"; done\n'
     )
 

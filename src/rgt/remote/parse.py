@@ -59,6 +59,13 @@ def parse_sha256sum(lines: list[str], prefix: str = "") -> dict[str, str]:
     return hashes
 
 
+def sha256_printed(output: str, name: str) -> str | None:
+    """The digest printed for ``name`` in sha256 ``output`` (other lines, such as errors, are
+    ignored); ``None`` when there is none."""
+    lines = [line for line in output.splitlines() if line[64:] in (f" *{name}", f"  {name}")]
+    return parse_sha256sum(lines).get(name)
+
+
 def parse_manifest(sizes: list[str], hashes: list[str], hashed_prefix: str = ""
                    ) -> dict[str, tuple[int, str]]:
     """Join stat and sha256 lines: ``{name: (bytes, sha256)}`` for names in both.

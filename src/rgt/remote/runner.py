@@ -49,12 +49,14 @@ class RemoteRunner:
     detach: str = "setsid"
     expect_gpu: bool = False
     secrets: dict[str, str] = field(default_factory=dict)
+    pushed: dict[str, dict[str, str]] = field(default_factory=dict)  # tree -> {path: sha256}
     _environment_checked: bool = False
 
     def deploy(self, config_file: Path) -> str:
         """Push the code tree and run config (resumable, verified); return the tree hash."""
         files = project_files()
         tree = tree_hash(files)
+        self.pushed[tree] = {rel: sha256_file(path) for rel, path in files.items()}
         config = remote_config_text(config_file, self.layout.runs, self.layout.checkpoints)
         with tempfile.TemporaryDirectory() as scratch:
             config_path = Path(scratch) / REMOTE_CONFIG
@@ -114,11 +116,11 @@ class RemoteRunner:
         return path
 
     def verify_code(self, tree: str) -> None:
-        """The code on the host is still exactly the local tree (before results are trusted)."""
-        files = project_files()
-        remote = remote_manifest(self.host, self.layout.code(tree), list(files))
-        changed = [rel for rel, path in files.items()
-                   if remote.get(rel, (None, None))[1] != sha256_file(path)]
+        """The code on the host is still exactly the tree pushed (before results are trusted)."""
+        expected = self.pushed[tree]
+        remote = remote_manifest(self.host, self.layout.code(tree), list(expected))
+        changed = [rel for rel, digest in expected.items()
+                   if remote.get(rel, (None, None))[1] != digest]
         if changed:
             raise RgtError(f"code on {self.host.spec.alias} differs from the local tree {tree}: "
                            f"{', '.join(changed[:5])}",

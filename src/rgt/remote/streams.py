@@ -10,26 +10,22 @@ from __future__ import annotations
 import hashlib
 import os
 import shlex
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
 
-from rgt.remote.parse import parse_sha256sum
+from rgt.remote.parse import sha256_printed
 from rgt.remote.ssh import RemoteHost
 
 CHUNK = 1 << 20
 IDLE_TIMEOUT_S = 120
+FLUSH_EVERY = 32 << 20
 # Sets $SHA256 to a command printing `HASH *NAME` (openssl) or `HASH  NAME` (coreutils) lines;
 # used unquoted (`$SHA256 -- FILE...`) so the shell splits it into words.
 SHA256_SETUP = ('if command -v openssl >/dev/null 2>&1; then SHA256="openssl dgst -sha256 -r"; '
                 'else SHA256=sha256sum; fi')
 
 Advance = Callable[[int], object]
-
-
-def sha256_printed(output: str, name: str) -> str | None:
-    """The digest ``$SHA256`` printed for ``name`` in ``output``, ignoring any other line."""
-    lines = [line for line in output.splitlines() if line[64:].lstrip(" *") == name]
-    return parse_sha256sum(lines).get(name)
 
 
 def read_from(path: Path, offset: int, advance: Advance) -> Iterator[bytes]:
@@ -72,9 +68,12 @@ def download(host: RemoteHost, root: str, rel: str, part: Path, offset: int,
         out.seek(offset)
         out.truncate()
         sink = _HashingWriter(out, digest, advance)
-        result = host.stream(f"{SHA256_SETUP}; $SHA256 -- {quoted} >&2 & hasher=$!; "
-                             f"{reader} -- {quoted}; status=$?; wait $hasher || exit 70; "
-                             "exit $status", cwd=root, sink=sink, idle_timeout=IDLE_TIMEOUT_S)
+        try:
+            result = host.stream(f"{SHA256_SETUP}; $SHA256 -- {quoted} >&2 & hasher=$!; "
+                                 f"{reader} -- {quoted}; status=$?; wait $hasher || exit 70; "
+                                 "exit $status", cwd=root, sink=sink, idle_timeout=IDLE_TIMEOUT_S)
+        finally:
+            sink.flusher.close()
         out.flush()
         os.fsync(out.fileno())
     return sink.received, digest.hexdigest(), sha256_printed(result.stderr, rel)
@@ -85,13 +84,49 @@ class _HashingWriter:
 
     def __init__(self, out, digest, advance: Advance):
         self.out, self.digest, self.advance = out, digest, advance
-        self.received = 0
+        self.received = self.unflushed = 0
+        self.flusher = _BackgroundFlush(out.fileno())
 
     def __call__(self, chunk: bytes) -> None:
         self.out.write(chunk)
         self.digest.update(chunk)
         self.received += len(chunk)
+        self.unflushed += len(chunk)
+        if self.unflushed >= FLUSH_EVERY:
+            self.flusher.request()
+            self.unflushed = 0
         self.advance(len(chunk))
+
+
+class _BackgroundFlush:
+    """``fdatasync`` a file from a helper thread on request, while the download goes on.
+
+    A single fsync after a 512 MiB download took 0.85 s here (a third of the transfer);
+    flushing as the bytes arrive leaves the final fsync only the last few MiB.
+    """
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        self._wake = threading.Event()
+        self._closing = False
+        self._thread = threading.Thread(target=self._run, name="rgt-fdatasync", daemon=True)
+        self._thread.start()
+
+    def request(self) -> None:
+        self._wake.set()
+
+    def close(self) -> None:
+        self._closing = True
+        self._wake.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while True:
+            self._wake.wait()
+            self._wake.clear()
+            if self._closing:
+                return
+            os.fdatasync(self.fd)
 
 
 def sha256_prefix(path: Path, length: int):

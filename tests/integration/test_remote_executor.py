@@ -1,0 +1,192 @@
+"""The `rgt` executor plugin against a real OpenSSH server on loopback standing for a rented
+machine: the example trains there through the shipped profiles, comes back verified and equal to
+a local run; detach drills (controller killed, remote job killed, connection cut); secrets."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, rgt, write_config
+from sshd import ALIAS, start_sshd
+
+pytestmark = [pytest.mark.integration, pytest.mark.ssh]
+TIMEOUT = 600
+SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
+
+
+@pytest.fixture(scope="module")
+def host(tmp_path_factory):
+    """A loopback sshd: the rented machine, its disk a temp directory."""
+    server = start_sshd(tmp_path_factory.mktemp("host"))
+    yield server
+    server.stop()
+
+
+def make_project(directory: Path, config: dict) -> Path:
+    """A project: the workflow, a config and the platform facts."""
+    for name in ("Snakefile", "rules"):
+        subprocess.run(["cp", "-r", str(ROOT / name), str(directory / name)], check=True)
+    write_config(directory, config)
+    subprocess.run(["cp", "-r", str(ROOT / "config" / "platforms"),
+                    str(directory / "config" / "platforms")], check=True)
+    return directory
+
+
+def remote_args(host, profile: str, root: str) -> list[str]:
+    """The shipped profile, pointed at the loopback host (as a user would on the command line)."""
+    return ["--profile", str(ROOT / "profiles" / profile), "--rgt-host", ALIAS,
+            "--rgt-ssh-config", str(host.ssh_config), "--rgt-python", sys.executable,
+            "--rgt-remote-root", str(host.disk / root), "--seconds-between-status-checks", "1"]
+
+
+def snakemake_process(project: Path, args: list[str], env: dict | None = None):
+    """Start Snakemake in its own process group (so a test can kill it and its children)."""
+    return subprocess.Popen(["timeout", "-k", "10", str(TIMEOUT), SNAKEMAKE, *args],
+                            cwd=project, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, env={**os.environ, **(env or {})},
+                            start_new_session=True)
+
+
+def snakemake(project: Path, args: list[str], env: dict | None = None):
+    process = snakemake_process(project, args, env)
+    output, _ = process.communicate(timeout=TIMEOUT + 30)
+    return process.returncode, output
+
+
+def launches(host, root: str, run_id: str) -> int:
+    return int((host.disk / root / "jobs" / run_id / "launches").read_text())
+
+
+def wait_for(predicate, what: str, process, timeout: float = 300) -> None:
+    """Poll ``predicate`` while the Snakemake ``process`` lives; fail with its output."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and process.poll() is None:
+        if predicate():
+            return
+        time.sleep(0.2)
+    os.killpg(process.pid, signal.SIGKILL)
+    output = process.communicate(timeout=60)[0]
+    raise AssertionError(f"no {what} (snakemake exit {process.returncode}):\n{output[-3000:]}")
+
+
+def heartbeat_step(host, root: str, run_id: str) -> int:
+    try:
+        beat = host.disk / root / "checkpoints" / run_id / "heartbeat.json"
+        return json.loads(beat.read_text())["step"]
+    except (OSError, ValueError):
+        return -1
+
+
+def run_ids(project: Path) -> list[str]:
+    out = rgt(["plan", "--json"], project, timeout=120).stdout
+    return [row["run_id"] for row in json.loads(out)]
+
+
+@pytest.fixture
+def small(tiny_config) -> dict:
+    tiny_config["experiments"]["tiny"]["seeds"] = [0]
+    return tiny_config
+
+
+@pytest.fixture
+def slow(small) -> dict:
+    """One run long enough to be interrupted (heartbeat every step, frequent checkpoints)."""
+    small["defaults"]["train"].update(epochs=6, batch_size=16)
+    small["defaults"]["checkpoint"].update(every_steps=10, heartbeat_seconds=0.001)
+    del small["experiments"]["tiny"]["variants"]["dropout"]
+    return small
+
+
+@pytest.mark.parametrize("profile", ["ssh", "autodl"])
+def test_profile_trains_on_the_host_and_matches_a_local_run(host, tmp_path, small, profile):
+    project = make_project(tmp_path, small)
+    code, output = snakemake(project, remote_args(host, profile, f"{profile}-root"))
+    assert code == 0, output[-4000:]
+    assert "rgt: launched" in output and "sha256 verified" in output
+    assert not (project / "checkpoints").exists()  # training happened on the host
+    for run_id in run_ids(project):
+        remote_ckpts = host.disk / f"{profile}-root" / "checkpoints" / run_id
+        assert list(remote_ckpts.glob("step-*.pt")), "checkpoints stay on the host's disk"
+        assert launches(host, f"{profile}-root", run_id) == 1
+    reference = tmp_path / "reference"
+    reference.mkdir()
+    make_project(reference, small)
+    for run_id in run_ids(project):
+        assert rgt(["train", "--run-id", run_id], reference, timeout=300).returncode == 0
+        remote_record = json.loads((project / "runs" / run_id / "run.json").read_text())
+        local_record = json.loads((reference / "runs" / run_id / "run.json").read_text())
+        assert remote_record["weights_sha256"] == local_record["weights_sha256"]
+        assert (project / "runs" / run_id / "train.csv").read_text() == (
+            reference / "runs" / run_id / "train.csv").read_text()
+    assert (project / "evidence" / "EVIDENCE.json").exists()
+
+
+def test_killed_controller_reattaches_instead_of_relaunching(host, tmp_path, slow):
+    project = make_project(tmp_path, slow)
+    [run_id] = run_ids(project)
+    args = remote_args(host, "ssh", "reattach-root")
+    process = snakemake_process(project, args)
+    wait_for(lambda: heartbeat_step(host, "reattach-root", run_id) >= 20, "remote training", process)
+    os.killpg(process.pid, signal.SIGKILL)  # the laptop dies: no cleanup at all
+    process.communicate(timeout=60)
+    assert heartbeat_step(host, "reattach-root", run_id) < 6 * 79  # still training remotely
+    # A SIGKILLed controller leaves Snakemake's directory lock: the user unlocks, then reruns.
+    assert snakemake(project, [*args, "--unlock"])[0] == 0
+    code, output = snakemake(project, args)
+    assert code == 0, output[-4000:]
+    assert "reattached, not relaunched" in output
+    assert launches(host, "reattach-root", run_id) == 1
+
+
+def test_remote_sigkill_then_rerun_resumes_bit_identical(host, tmp_path, slow):
+    project = make_project(tmp_path, slow)
+    [run_id] = run_ids(project)
+    args = remote_args(host, "ssh", "kill-root")
+    process = snakemake_process(project, args)
+    wait_for(lambda: heartbeat_step(host, "kill-root", run_id) >= 30, "remote training", process)
+    pid = int((host.disk / "kill-root" / "jobs" / run_id / "pid").read_text())
+    os.killpg(pid, signal.SIGKILL)  # the job's whole process group, as an OOM kill or a reboot
+    output, _ = process.communicate(timeout=TIMEOUT)
+    assert process.returncode != 0 and "vanished" in output, output[-3000:]
+    code, output = snakemake(project, args)
+    assert code == 0, output[-4000:]
+    assert launches(host, "kill-root", run_id) == 2
+    reference = tmp_path / "reference"
+    reference.mkdir()
+    make_project(reference, slow)
+    assert rgt(["train", "--run-id", run_id], reference, timeout=300).returncode == 0
+    remote = json.loads((project / "runs" / run_id / "run.json").read_text())
+    local = json.loads((reference / "runs" / run_id / "run.json").read_text())
+    assert remote["weights_sha256"] == local["weights_sha256"] and remote["attempts"] == 2
+
+
+def test_secret_never_reaches_argv_logs_or_records(host, tmp_path, small):
+    secret = "hf_planted_secret_5f3a9c"
+    project = make_project(tmp_path, small)
+    args = [*remote_args(host, "ssh", "secret-root"), "--rgt-secrets", "HF_TOKEN"]
+    process = snakemake_process(project, args, env={"HF_TOKEN": secret})
+    seen_in_argv = []
+    while process.poll() is None:
+        for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+            try:
+                if secret.encode() in cmdline.read_bytes():
+                    seen_in_argv.append(cmdline.parent.name)
+            except OSError:
+                continue
+        time.sleep(0.05)
+    output = process.communicate()[0]
+    assert process.returncode == 0, output[-3000:]
+    assert not seen_in_argv
+    assert secret not in output
+    for root in (project, host.disk / "secret-root"):
+        for path in root.rglob("*"):
+            if path.is_file():
+                assert secret.encode() not in path.read_bytes(), path

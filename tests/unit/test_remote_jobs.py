@@ -1,0 +1,45 @@
+"""Remote job scripts and the probe parser (the talking happens in rgt.remote.runner)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+
+from rgt.remote.jobs import RemoteLayout, launch_script, parse_probe, probe_script
+
+# Captured from the loopback sshd during an executor run: running, finished, never launched.
+CAPTURED_PROBE = """\
+61007c24fca422d7 48211 1 - 1
+988704ee82315d1f 48187 0 0 1
+0b41e0cb0e6157a9 - 0 - 0
+"""
+
+
+def test_parse_probe_computes_states():
+    statuses = parse_probe(CAPTURED_PROBE + "garbage line\n")
+    assert statuses["61007c24fca422d7"].state == "running"
+    assert statuses["988704ee82315d1f"].state == "finished"
+    assert statuses["0b41e0cb0e6157a9"].state == "absent"
+    assert len(statuses) == 3
+
+
+def test_dead_preempted_and_failed_are_distinct():
+    statuses = parse_probe("a 10 0 - 2\nb 11 0 75 1\nc 12 0 1 1\n")
+    assert [statuses[k].state for k in "abc"] == ["dead", "preempted", "failed"]
+
+
+def test_launch_then_probe_on_this_machine(tmp_path):
+    layout = RemoteLayout(str(tmp_path / "root"))
+    (tmp_path / "root" / "code" / "t1").mkdir(parents=True)
+    script = launch_script(layout, "r1", "t1", ["sleep", "1"], {"A": "it's"}, None, "setsid")
+    subprocess.run(["bash", "-c", script], check=True, timeout=30)
+    probe = lambda: parse_probe(subprocess.run(  # noqa: E731
+        ["bash", "-c", probe_script(layout, ["r1"])], capture_output=True, text=True,
+        timeout=30).stdout)["r1"]
+    assert probe().state == "running" and probe().launches == 1
+    deadline = time.monotonic() + 20
+    while probe().state == "running" and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert probe().state == "finished"
+    assert os.path.exists(tmp_path / "root" / "jobs" / "r1" / "job.log")
