@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "rgt.status",
     "rgt.plan",
     "rgt.platforms.command",
+    "rgt.remote.command",
 )
 
 

@@ -79,8 +79,18 @@ class Executor(RemoteExecutor):
 
     def _tree(self, config_file: str) -> str:
         if config_file not in self.trees:
+            self._audit(self.project / config_file)
             self.trees[config_file] = self.runner.deploy(self.project / config_file)
         return self.trees[config_file]
+
+    def _audit(self, config_file: Path) -> None:
+        """Refuse to launch anything when the planned checkpoints cannot fit on the host."""
+        from rgt.atomic import write_json
+        from rgt.remote.up import audit_path
+
+        record = self.runner.audit(config_file)
+        write_json(audit_path(self.project, self._host), record)
+        self.logger.info(f"rgt: {self._host}: {record['budget']['summary'].splitlines()[0]}")
 
     @property
     def _host(self) -> str:

@@ -1,0 +1,63 @@
+"""``rgt up ALIAS``: reach a rented host, audit it, and refuse a plan that cannot fit."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``up`` verb."""
+    parser = subparsers.add_parser(
+        "up", help="check and audit a host: disk, inodes, memory, GPUs, interpreter, budget",
+        description="Connect to an ~/.ssh/config alias (host key must already be known), "
+                    "audit it, store the audit in .rgt/hosts/<alias>/audit.json, and exit 1 "
+                    "if the planned checkpoints cannot fit on its durable disk.")
+    parser.add_argument("alias", help="an ~/.ssh/config alias")
+    parser.add_argument("--ssh-config", help="ssh_config file instead of ~/.ssh/config")
+    parser.add_argument("--platform", default="ssh", help="config/platforms/<name>.yaml")
+    parser.add_argument("--root", help="project directory on the durable disk "
+                                       "(default: the platform's durable dir + /rgt)")
+    parser.add_argument("--python", default="python3", help="the interpreter jobs will use")
+    parser.add_argument("--config", default="config/config.yaml", help="config file")
+    parser.add_argument("--json", action="store_true", help="print the audit as JSON")
+    parser.set_defaults(func=run_up)
+
+
+def run_up(args: argparse.Namespace) -> int:
+    """Handler of ``rgt up``."""
+    from rgt.atomic import write_json
+    from rgt.config import load_config
+    from rgt.platforms.facts import load_platform
+    from rgt.remote.ssh import RemoteHost, resolve_host
+    from rgt.remote.up import audit, audit_path, checkpoint_plan, query_host, refuse_unless_fits
+    from rgt.runplan import plan_runs
+
+    platform = load_platform(args.platform)
+    root = args.root or f"{platform.get('durable_dir') or '~'}/rgt"
+    config = load_config(args.config)
+    plan = checkpoint_plan(config, len(plan_runs(config)))
+    with RemoteHost(resolve_host(args.alias, args.ssh_config)) as host:
+        record = audit(query_host(host, root, args.python), root, plan,
+                       platform.get("inode_cap"))
+    record.update(alias=args.alias, platform=args.platform)
+    write_json(audit_path(Path.cwd(), args.alias), record)
+    print(json.dumps(record, indent=2) if args.json else _summary(record))
+    refuse_unless_fits(record)
+    return 0
+
+
+def _summary(record: dict) -> str:
+    python, disk = record["python"], record["disk"]
+    gpus = ", ".join(f"{g['name']} ({g['memory_total_mib']} MiB)" for g in record["gpus"])
+    memory = record["memory_limit_bytes"]
+    return "\n".join([
+        f"{record['alias']} ({record['platform']}): reached in {record['latency_s']:.2f} s",
+        f"  disk {disk['mount']}: {disk['free']:,} bytes free of {disk['total']:,}",
+        f"  memory limit (cgroup): {'unlimited' if memory is None else f'{memory:,} bytes'}",
+        f"  GPUs: {gpus or 'none'}",
+        f"  interpreter {python['executable']}: python {python['python']}, torch "
+        f"{python['torch'] or 'MISSING'}, CUDA {'yes' if python['cuda_available'] else 'no'}",
+        "  " + record["budget"]["summary"].replace("\n", "\n  "),
+    ])

@@ -1,0 +1,91 @@
+"""Phase-0 audit of a rented host: reach it, read its disks, memory, GPUs and interpreter, and
+judge whether the planned checkpoints fit — before anything is launched.
+
+Talking (``query_host``) is separate from understanding (``rgt.platforms.audit`` parsers).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+from rgt.platforms.audit import (
+    NVIDIA_SMI_QUERY,
+    PROBE_SCRIPT,
+    AuditError,
+    BudgetPlan,
+    disk_budget,
+    filesystem_of,
+    parse_df,
+    parse_memory_limit,
+    parse_nvidia_smi,
+    parse_probe,
+)
+from rgt.remote.ssh import RemoteHost
+
+MEMORY_FILES = "/sys/fs/cgroup/memory.max /sys/fs/cgroup/memory/memory.limit_in_bytes"
+
+
+def query_host(host: RemoteHost, root: str, python: str) -> dict[str, str]:
+    """Raw answers of the host (each a short command; nothing is parsed here)."""
+    started = time.monotonic()
+    host.run(["mkdir", "-p", root], timeout=60)
+    answers = {"latency_s": f"{time.monotonic() - started:.3f}"}
+    answers["df"] = host.run(["df", "-PB1", root], timeout=60).stdout
+    answers["df_inodes"] = host.run(["df", "-iP", root], timeout=60).stdout
+    answers["memory"] = host.run(f"cat {MEMORY_FILES} 2>/dev/null | head -n 1", check=False,
+                                 timeout=60).stdout
+    answers["nvidia_smi"] = host.run(f"command -v nvidia-smi >/dev/null && {NVIDIA_SMI_QUERY}",
+                                     check=False, timeout=60).stdout
+    answers["probe"] = host.run([python, "-c", PROBE_SCRIPT], check=False, timeout=120).stdout
+    return answers
+
+
+def checkpoint_plan(config: dict, plan_size: int) -> BudgetPlan:
+    """What the planned runs will keep on the host's disk, from the model's parameter count.
+
+    A checkpoint holds the weights, Adam's two moments and the selected weights: about four
+    times the parameter bytes (plus a little for the rest of the state).
+    """
+    from rgt.data import load_dataset
+    from rgt.models import build_model
+
+    settings = config["defaults"]
+    dataset = load_dataset(settings["data"])
+    model = build_model(settings["model"], dataset.inputs.shape[1:], dataset.num_classes)
+    parameter_bytes = sum(p.numel() * p.element_size() for p in model.parameters())
+    keep = settings["checkpoint"]["keep"]
+    return BudgetPlan(checkpoint_bytes=4 * parameter_bytes + (1 << 20), keep=keep,
+                      runs=plan_size, scratch_bytes=1 << 30, files_per_run=2 * keep + 12)
+
+
+def audit(answers: dict[str, str], root: str, plan: BudgetPlan,
+          inode_cap: int | None = None) -> dict:
+    """The audit record: parsed facts and the budget verdict."""
+    disk = filesystem_of(root, parse_df(answers["df"]))
+    inodes = filesystem_of(root, parse_df(answers["df_inodes"]))
+    verdict = disk_budget(plan, disk, inodes, inode_cap)
+    memory = answers["memory"].strip()
+    return {
+        "schema": "rgt/audit/v1", "root": root, "latency_s": float(answers["latency_s"]),
+        "disk": asdict(disk), "inodes": asdict(inodes),
+        "memory_limit_bytes": parse_memory_limit(memory) if memory else None,
+        "gpus": [asdict(gpu) for gpu in parse_nvidia_smi(answers["nvidia_smi"])],
+        "python": asdict(parse_probe(answers["probe"])),
+        "budget": {**asdict(verdict), "plan": asdict(plan), "summary": verdict.summary()},
+    }
+
+
+def audit_path(project: Path, alias: str) -> Path:
+    """Where the latest audit of a host is kept in the project."""
+    return project / ".rgt" / "hosts" / alias / "audit.json"
+
+
+def refuse_unless_fits(record: dict) -> None:
+    """Raise ``AuditError`` naming the numbers when the audited plan does not fit."""
+    budget = record["budget"]
+    if not budget["fits"]:
+        raise AuditError(f"the planned runs do not fit on {budget['mount']}:\n"
+                         f"{budget['summary']}",
+                         "free space on the host, pick a bigger disk, or plan fewer runs")

@@ -1,0 +1,64 @@
+"""`rgt up` against a real loopback sshd: the audit is read off the host and stored; a plan
+whose checkpoints cannot fit is refused with the numbers."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from conftest import ROOT, rgt, write_config
+from sshd import ALIAS, start_sshd
+
+pytestmark = [pytest.mark.integration, pytest.mark.ssh]
+
+
+@pytest.fixture(scope="module")
+def host(tmp_path_factory):
+    server = start_sshd(tmp_path_factory.mktemp("up-host"))
+    yield server
+    server.stop()
+
+
+def _up(host, project, *extra):
+    return rgt(["up", ALIAS, "--ssh-config", str(host.ssh_config), "--root",
+                str(host.disk / "rgt"), "--python", sys.executable,
+                "--platform", "ssh", *extra], project, timeout=300)
+
+
+@pytest.fixture
+def project(tmp_path, tiny_config):
+    write_config(tmp_path, tiny_config)
+    (tmp_path / "config" / "platforms").symlink_to(ROOT / "config" / "platforms")
+    return tmp_path
+
+
+def test_up_audits_the_host_and_stores_it(host, project):
+    result = _up(host, project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "torch 2." in result.stdout and "plan fits" in result.stdout
+    record = json.loads((project / ".rgt" / "hosts" / ALIAS / "audit.json").read_text())
+    assert record["python"]["executable"] == sys.executable
+    assert record["disk"]["free"] > 0 and record["budget"]["fits"] is True
+
+
+def test_up_refuses_a_plan_that_cannot_fit(host, project, tiny_config):
+    tiny_config["defaults"]["model"]["channels"] = 1024  # ~19 M parameters per run
+    tiny_config["experiments"]["tiny"]["seeds"] = list(range(1000))
+    write_config(project, tiny_config)
+    result = _up(host, project)
+    assert result.returncode == 1
+    assert "do not fit" in result.stderr and "fix:" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_up_refuses_an_unknown_host_key(host, project, tmp_path):
+    config = tmp_path / "ssh_config"
+    config.write_text(host.ssh_config.read_text().replace(
+        str(host.known_hosts), str(tmp_path / "empty_known_hosts")))
+    (tmp_path / "empty_known_hosts").write_text("")
+    result = rgt(["up", ALIAS, "--ssh-config", str(config), "--root", str(host.disk / "x"),
+                  "--python", sys.executable], project, timeout=120)
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert "SHA256:" in result.stderr
