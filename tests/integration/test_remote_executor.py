@@ -134,7 +134,8 @@ def test_killed_controller_reattaches_instead_of_relaunching(host, tmp_path, slo
     [run_id] = run_ids(project)
     args = remote_args(host, "ssh", "reattach-root")
     process = snakemake_process(project, args)
-    wait_for(lambda: heartbeat_step(host, "reattach-root", run_id) >= 20, "remote training", process)
+    wait_for(lambda: heartbeat_step(host, "reattach-root", run_id) >= 20, "remote training",
+             process)
     os.killpg(process.pid, signal.SIGKILL)  # the laptop dies: no cleanup at all
     process.communicate(timeout=60)
     assert heartbeat_step(host, "reattach-root", run_id) < 6 * 79  # still training remotely
@@ -151,7 +152,8 @@ def test_remote_sigkill_then_rerun_resumes_bit_identical(host, tmp_path, slow):
     [run_id] = run_ids(project)
     args = remote_args(host, "ssh", "kill-root")
     process = snakemake_process(project, args)
-    wait_for(lambda: heartbeat_step(host, "kill-root", run_id) >= 30, "remote training", process)
+    wait_for(lambda: heartbeat_step(host, "kill-root", run_id) >= 30, "remote training",
+             process)
     pid = int((host.disk / "kill-root" / "jobs" / run_id / "pid").read_text())
     os.killpg(pid, signal.SIGKILL)  # the job's whole process group, as an OOM kill or a reboot
     output, _ = process.communicate(timeout=TIMEOUT)
@@ -190,3 +192,29 @@ def test_secret_never_reaches_argv_logs_or_records(host, tmp_path, small):
         for path in root.rglob("*"):
             if path.is_file():
                 assert secret.encode() not in path.read_bytes(), path
+
+
+def _cut_and_restore(host, down_seconds: float) -> None:
+    """Drop every connection and refuse new ones for a while, then come back on the same port."""
+    host.stop()
+    time.sleep(down_seconds)
+    with open(host.log, "ab") as log:
+        host.process = subprocess.Popen(["/usr/sbin/sshd", "-D", "-e", "-f",
+                                         str(host.state / "sshd_config")],
+                                        stdout=log, stderr=subprocess.STDOUT)
+
+
+def test_cut_connection_leaves_the_job_running_and_the_controller_recovers(host, tmp_path,
+                                                                           slow):
+    project = make_project(tmp_path, slow)
+    [run_id] = run_ids(project)
+    args = remote_args(host, "ssh", "cut-root")
+    process = snakemake_process(project, args)
+    wait_for(lambda: heartbeat_step(host, "cut-root", run_id) >= 20, "remote training", process)
+    step_before = heartbeat_step(host, "cut-root", run_id)
+    _cut_and_restore(host, down_seconds=4)
+    assert heartbeat_step(host, "cut-root", run_id) > step_before  # trained on while cut off
+    output, _ = process.communicate(timeout=TIMEOUT)
+    assert process.returncode == 0, output[-4000:]
+    assert "unreachable" in output and "not changed" in output
+    assert launches(host, "cut-root", run_id) == 1
