@@ -66,3 +66,52 @@ def rgt(args: list[str], cwd: Path, timeout: float = 300) -> subprocess.Complete
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     return subprocess.run([sys.executable, "-m", "rgt", *args], cwd=cwd, env=env, text=True,
                           capture_output=True, timeout=timeout)
+
+
+# ---------------------------------------------------------------------------------------------
+# Loopback OpenSSH server for the `ssh`-marked tests (tests/sshd.py; owned with rgt.remote).
+# One real sshd per test session; each test gets its own connection and remote directory.
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def sshd_server(tmp_path_factory):
+    """A running loopback sshd (fails, not skips, when openssh-server is missing)."""
+    from sshd import SshdMissing, start_sshd
+
+    try:
+        server = start_sshd(tmp_path_factory.mktemp("sshd"))
+    except SshdMissing as error:
+        missing = str(error)
+    else:
+        yield server
+        server.stop()
+        return
+    pytest.fail(missing, pytrace=False)
+
+
+@pytest.fixture
+def ssh_spec(sshd_server):
+    """The HostSpec of the loopback sshd's alias, resolved from its own ssh_config."""
+    from rgt.remote.ssh import resolve_host
+    from sshd import ALIAS
+
+    return resolve_host(ALIAS, sshd_server.ssh_config)
+
+
+@pytest.fixture
+def remote_host(ssh_spec):
+    """A RemoteHost on the loopback sshd, closed after the test."""
+    from rgt.remote.ssh import RemoteHost
+
+    with RemoteHost(ssh_spec, connect_timeout=5, retries=1) as host:
+        yield host
+
+
+@pytest.fixture
+def remote_dir(sshd_server, request) -> Path:
+    """A fresh directory on the loopback sshd's "disk" (the same filesystem as the tests)."""
+    path = sshd_server.disk / request.node.name.replace("[", "-").replace("]", "")
+    shutil.rmtree(path, ignore_errors=True)
+    path.mkdir(parents=True)
+    return path

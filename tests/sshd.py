@@ -1,12 +1,16 @@
 """A real OpenSSH server on 127.0.0.1 for tests and benchmarks: a stand-in for a rented machine.
 
 ``start_sshd(state_dir)`` writes its own host key, client key, ``authorized_keys``,
-``known_hosts`` and an ``ssh_config`` with host aliases, then runs ``/usr/sbin/sshd -D -e`` on a
+``known_hosts`` and an ``ssh_config`` with two aliases (``ALIAS``, and ``JUMP_ALIAS``, which reaches
+the same server through ``ProxyJump ALIAS``), then runs ``/usr/sbin/sshd -D -e`` on a
 free loopback port. ``disk`` is the directory that stands for the rented machine's disk. The
 server is stopped by its pid, never by name.
 
-``slow_shell(True)`` makes every remote ``bash -c COMMAND`` pause 0.3 s before running (through
-``BASH_ENV``), so a test polling ``/proc/*/cmdline`` cannot miss what a command line carried.
+Sessions get their own ``HOME`` (``state/home``), like a fresh rented machine, rather than the
+local user's, whose ``~/.bashrc`` bash would run for every command sshd starts.
+``slow_shell(True)`` makes each remote ``bash -c COMMAND`` pause 0.3 s before running (from that
+``.bashrc``, or ``BASH_ENV`` where bash does not read ``.bashrc`` for sshd), so a test polling
+``/proc/*/cmdline`` cannot miss what a command line carried.
 """
 
 from __future__ import annotations
@@ -115,7 +119,7 @@ UsePAM no
 StrictModes no
 MaxStartups 64
 LogLevel VERBOSE
-SetEnv BASH_ENV={state}/bash_env
+SetEnv HOME={state}/home BASH_ENV={state}/home/.bashrc
 Subsystem sftp internal-sftp
 """
 
@@ -143,7 +147,10 @@ def write_files(state: Path, port: int) -> None:
     (state / "authorized_keys").write_text(public)
     key_type, key = (state / "host_ed25519_key.pub").read_text().split()[:2]
     (state / "known_hosts").write_text(f"[127.0.0.1]:{port} {key_type} {key}\n")
-    (state / "bash_env").write_text(f"[ -e {state}/slow ] && sleep 0.3\n")
+    (state / "home").mkdir(exist_ok=True)
+    # Only the outermost shell pauses: the one whose argv holds the command.
+    (state / "home" / ".bashrc").write_text(
+        f'[ -e {state}/slow ] && [ -z "$RGT_PAUSED" ] && {{ export RGT_PAUSED=1; sleep 0.3; }}\n')
     (state / "sshd_config").write_text(_sshd_config(state, port))
     (state / "ssh_config").write_text(_ssh_config(state, port))
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import shlex
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -20,6 +21,7 @@ import paramiko
 
 from rgt.errors import RgtError
 from rgt.remote.channel import ChannelDropped, CommandTimedOut, Deadline, execute
+from rgt.remote.hostkeys import HostKeyError, RefuseUnknownHostKey, changed_key_error
 from rgt.remote.sshconfig import HostSpec, load_config, lookup_jump, resolve_host
 
 __all__ = ["AuthenticationFailed", "ConnectionLost", "HostKeyError", "HostSpec",
@@ -44,14 +46,11 @@ class RemoteCommandError(RgtError):
 
     def __init__(self, result: Result):
         tail = result.stderr[-STDERR_TAIL:].strip() or "(no stderr)"
-        super().__init__(f"remote command exited with status {result.exit_status}: "
-                         f"{result.command}\n{tail}",
+        how = (f"exited with status {result.exit_status}" if result.exit_status != -1
+               else "was killed by a signal (no exit status)")
+        super().__init__(f"remote command {how}: {result.command}\n{tail}",
                          fix="read the stderr above; the command ran on the remote host")
         self.result = result
-
-
-class HostKeyError(RgtError):
-    """The host offered a key that known_hosts does not hold, or one that changed: refused."""
 
 
 class ConnectionLost(RgtError):
@@ -87,41 +86,10 @@ def build_command(argv: Sequence[str] | str, cwd: str | None = None) -> str:
     A list is joined with every element ``shlex.quote``-d, so each arrives literally. A str is
     passed as-is: only commands the project itself builds (with quoted parts) may be strings.
     """
-    command = argv if isinstance(argv, str) else shlex.join(argv)
+    command = argv if isinstance(argv, str) else " ".join(shlex.quote(str(a)) for a in argv)
     if not command.strip():
         raise ValueError("empty remote command")
     return f"cd -- {shlex.quote(cwd)} && {{ {command}\n}}" if cwd else command
-
-
-class _RefuseUnknownHostKey(paramiko.RejectPolicy):
-    """paramiko's RejectPolicy, but the refusal shows the offered key and how to trust it."""
-
-    def __init__(self, spec: HostSpec):
-        self.spec = spec
-
-    def missing_host_key(self, client, hostname, key) -> None:
-        files = ", ".join(self.spec.known_hosts)
-        raise HostKeyError(
-            f"unknown host key for {hostname} ({self.spec.alias}): it offered {key.get_name()} "
-            f"{key.fingerprint}, which no known_hosts file holds ({files}); refused",
-            fix=_trust_fix(self.spec))
-
-
-def _trust_fix(spec: HostSpec) -> str:
-    port = f"-p {spec.port} " if spec.port != 22 else ""
-    return (f"verify the fingerprint in the provider's console, then add the key with "
-            f"`ssh-keyscan {port}{spec.hostname} >> {spec.known_hosts[0]}` (never accept a key "
-            "you have not checked)")
-
-
-def _changed_key_error(spec: HostSpec, error: paramiko.BadHostKeyException) -> HostKeyError:
-    name = f"[{spec.hostname}]:{spec.port}" if spec.port != 22 else spec.hostname
-    return HostKeyError(
-        f"host key for {name} ({spec.alias}) CHANGED: it offered {error.key.get_name()} "
-        f"{error.key.fingerprint}, known_hosts expects {error.expected_key.fingerprint}; refused "
-        "(a re-created instance, or someone in the middle)",
-        fix=f"if the provider re-created the instance, remove the old entry with `ssh-keygen -R "
-            f"'{name}' -f {spec.known_hosts[0]}`, then {_trust_fix(spec)}")
 
 
 def _fast_transport(sock, disabled_algorithms=None) -> paramiko.Transport:
@@ -153,6 +121,7 @@ class RemoteHost:
         self._client: paramiko.SSHClient | None = None
         self._sftp: paramiko.SFTPClient | None = None
         self._jump: RemoteHost | None = None
+        self._connecting = threading.Lock()
 
     def __enter__(self) -> RemoteHost:
         return self
@@ -253,10 +222,14 @@ class RemoteHost:
 
     def _transport(self) -> paramiko.Transport:
         """The live transport, (re)connecting with exponential back-off."""
-        transport = self._client.get_transport() if self._client else None
-        if transport is not None and transport.is_active():
-            return transport
-        self._drop()
+        with self._connecting:  # threads sharing a host must not open two connections
+            transport = self._client.get_transport() if self._client else None
+            if transport is not None and transport.is_active():
+                return transport
+            self._drop()
+            return self._connect_with_retries()
+
+    def _connect_with_retries(self) -> paramiko.Transport:
         for attempt in range(self.retries + 1):
             try:
                 self._client = self._connect_once()
@@ -274,15 +247,15 @@ class RemoteHost:
         keys = ", ".join(self.spec.identity_files) or "default keys and the ssh-agent"
         return AuthenticationFailed(
             f"{self.spec.alias}: user {self.spec.user} was refused with {keys} ({error})",
-            fix="check User and IdentityFile in your ssh config (try `ssh ALIAS true`); load a "
-                "passphrase-protected key into ssh-agent".replace("ALIAS", self.spec.alias))
+            fix=f"check User and IdentityFile in your ssh config (try `ssh {self.spec.alias} "
+                "true`); load a passphrase-protected key into ssh-agent")
 
     def _connect_once(self) -> paramiko.SSHClient:
         client = paramiko.SSHClient()
         for path in self.spec.known_hosts:
             if Path(path).is_file():
                 client.load_system_host_keys(path)
-        client.set_missing_host_key_policy(_RefuseUnknownHostKey(self.spec))
+        client.set_missing_host_key_policy(RefuseUnknownHostKey(self.spec))
         try:
             client.connect(
                 self.spec.hostname, self.spec.port, username=self.spec.user,
@@ -292,7 +265,7 @@ class RemoteHost:
                 sock=self._jump_channel(), transport_factory=_fast_transport)
         except paramiko.BadHostKeyException as error:
             client.close()
-            raise _changed_key_error(self.spec, error) from None
+            raise changed_key_error(self.spec, error) from None
         except BaseException:
             client.close()
             raise

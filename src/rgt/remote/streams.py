@@ -10,15 +10,22 @@ from __future__ import annotations
 import hashlib
 import os
 import shlex
+import sys
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 
+from rgt.atomic import fsync_dir
 from rgt.remote.parse import sha256_printed
 from rgt.remote.ssh import RemoteHost
 
 CHUNK = 1 << 20
+PART, BAD = ".part", ".bad"
 IDLE_TIMEOUT_S = 120
+# While the remote hashes a file (after an upload, or beyond a download that outran it) no byte
+# moves; coreutils sha256sum runs at ~160 MB/s here, so allow 20 MB/s on a weak CPU.
+SLOWEST_HASH_BYTES_PER_S = 20e6
 FLUSH_EVERY = 32 << 20
 # Sets $SHA256 to a command printing `HASH *NAME` (openssl) or `HASH  NAME` (coreutils) lines;
 # used unquoted (`$SHA256 -- FILE...`) so the shell splits it into words.
@@ -26,6 +33,25 @@ SHA256_SETUP = ('if command -v openssl >/dev/null 2>&1; then SHA256="openssl dgs
                 'else SHA256=sha256sum; fi')
 
 Advance = Callable[[int], object]
+
+
+@contextmanager
+def progress(total: int, label: str) -> Iterator[Advance]:
+    """A rich byte-progress bar when stdout is a terminal; a no-op callback otherwise."""
+    if total <= 0 or not sys.stdout.isatty():
+        yield lambda _: None
+        return
+    from rich.progress import DownloadColumn, Progress, TransferSpeedColumn
+
+    with Progress(*Progress.get_default_columns(), DownloadColumn(), TransferSpeedColumn(),
+                  transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda n: bar.advance(task, n)
+
+
+def idle_timeout(size: int) -> float:
+    """Seconds a transfer of ``size`` bytes may go without receiving a byte."""
+    return IDLE_TIMEOUT_S + size / SLOWEST_HASH_BYTES_PER_S
 
 
 def read_from(path: Path, offset: int, advance: Advance) -> Iterator[bytes]:
@@ -41,7 +67,7 @@ def upload(host: RemoteHost, root: str, rel: str, path: Path, offset: int,
            advance: Advance) -> tuple[int, str | None]:
     """Write ``path`` from ``offset`` on into the remote ``rel.part`` (appending when
     ``offset`` > 0), fsync it there; return (bytes sent, the part's remote sha256)."""
-    part = shlex.quote(rel + ".part")
+    part = shlex.quote(rel + PART)
     parent = shlex.quote(PurePosixPath(rel).parent.as_posix())
     redirect = ">>" if offset else ">"
     # `sync FILE` fsyncs the part, so the rename that later puts it in place never exposes a
@@ -49,13 +75,14 @@ def upload(host: RemoteHost, root: str, rel: str, path: Path, offset: int,
     printed = bytearray()
     host.stream(f"{SHA256_SETUP}; mkdir -p -- {parent} && cat {redirect} {part} && "
                 f"sync -- {part} && $SHA256 -- {part}", cwd=root, sink=printed.extend,
-                source=read_from(path, offset, advance), idle_timeout=IDLE_TIMEOUT_S)
-    return path.stat().st_size - offset, sha256_printed(printed.decode(), rel + ".part")
+                source=read_from(path, offset, advance),
+                idle_timeout=idle_timeout(path.stat().st_size))
+    return path.stat().st_size - offset, sha256_printed(printed.decode(), rel + PART)
 
 
-def download(host: RemoteHost, root: str, rel: str, part: Path, offset: int,
+def download(host: RemoteHost, root: str, rel: str, part: Path, offset: int, size: int,
              advance: Advance) -> tuple[int, str, str | None]:
-    """Append the remote ``rel`` from byte ``offset`` on to local ``part`` and fsync it.
+    """Append the remote ``rel`` (``size`` bytes) from ``offset`` on to local ``part``; fsync.
 
     The remote hashes the whole file in the background while streaming it (one command).
     Returns (bytes received, sha256 of the local part, sha256 the remote printed).
@@ -71,7 +98,8 @@ def download(host: RemoteHost, root: str, rel: str, part: Path, offset: int,
         try:
             result = host.stream(f"{SHA256_SETUP}; $SHA256 -- {quoted} >&2 & hasher=$!; "
                                  f"{reader} -- {quoted}; status=$?; wait $hasher || exit 70; "
-                                 "exit $status", cwd=root, sink=sink, idle_timeout=IDLE_TIMEOUT_S)
+                                 "exit $status", cwd=root, sink=sink,
+                                 idle_timeout=idle_timeout(size))
         finally:
             sink.flusher.close()
         out.flush()
@@ -138,3 +166,21 @@ def sha256_prefix(path: Path, length: int):
                 digest.update(chunk)
                 length -= len(chunk)
     return digest
+
+
+def local_part(target: Path) -> Path:
+    """Where a download into ``target`` collects its bytes until verified."""
+    return target.with_name(target.name + PART)
+
+
+def settle_part(rel: str, target: Path, ours: str | None, theirs: str | None, want: str | None
+            ) -> str | None:
+    """Rename a verified ``.part`` into place, or a failed one to ``.bad`` (then say why)."""
+    part = local_part(target)
+    if ours is not None and ours == theirs and want in (None, ours):
+        os.replace(part, target)
+        fsync_dir(target.parent)
+        return None
+    if part.exists():
+        os.replace(part, target.with_name(target.name + BAD))
+    return f"{rel} (got {str(ours)[:12]}, remote {str(theirs)[:12]}, expected {str(want)[:12]})"

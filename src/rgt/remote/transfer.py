@@ -4,36 +4,36 @@ Both directions write ``<path>.part`` first, append only the bytes it lacks, che
 file's sha256 against the source's, then rename it into place: a reader sees the old file or the
 complete new one. A ``.part`` whose hash does not match is kept as ``<path>.bad`` and never
 replaces a valid file. Bulk bytes travel over plain exec streams (``cat``/``tail``), which with
-AES-GCM run at scp's speed; paramiko's SFTP runs at a third of it (perf-anchors §3).
+AES-GCM run at scp's speed; paramiko's SFTP runs at a third of it (perf-anchors §3). Small files
+without a partial copy travel together in one tar stream per batch (``batches.py``).
 """
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
-import sys
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from rgt.atomic import fsync_dir
 from rgt.errors import RgtError
 from rgt.hashing import sha256_file
-from rgt.remote.parse import (
-    marker,
-    parse_escapes,
-    parse_manifest,
-    parse_sha256sum,
-    parse_stat_sizes,
-    split_sections,
-)
+from rgt.remote.batches import SMALL_FILE, batches, download_batch, upload_batch
+from rgt.remote.parse import marker, parse_manifest
 from rgt.remote.ssh import RemoteHost
-from rgt.remote.streams import SHA256_SETUP, Advance, download, upload
+from rgt.remote.streams import (
+    BAD,
+    PART,
+    Advance,
+    download,
+    local_part,
+    progress,
+    settle_part,
+    upload,
+)
+from rgt.remote.survey import RemoteFiles, listing, size_and_hash_commands, survey
 
-PART, BAD = ".part", ".bad"
 # Remote listings are one name per line, and sha256sum escapes backslashes (see parse.py).
 _UNLISTABLE = re.compile(r"[\x00-\x1f\x7f\\]")
 
@@ -68,27 +68,6 @@ def validate_relpath(path: str) -> str:
     return path
 
 
-def _quoted(paths: Sequence[str]) -> str:
-    return " ".join(shlex.quote(path) for path in paths)
-
-
-def _listing(host: RemoteHost, root: str, commands: list[str], create: bool = False
-             ) -> dict[str, list[str]]:
-    """Run listing ``commands`` in ``root`` as one remote command; return its sections."""
-    quoted = shlex.quote(root)
-    enter = (f"mkdir -p -- {quoted} && cd -- {quoted} || exit 1" if create
-             else f"cd -- {quoted} 2>/dev/null || exit 0")
-    result = host.run("; ".join([SHA256_SETUP, enter, *commands, "exit 0"]), timeout=3600)
-    return split_sections(result.stdout)
-
-
-def _size_and_hash_commands(sized: Sequence[str], hashed: Sequence[str]) -> list[str]:
-    commands = [marker("size"), f"stat -L --printf '%s %n\\n' -- {_quoted(sized)} 2>/dev/null"]
-    if hashed:
-        commands += [marker("sha256"), f"$SHA256 -- {_quoted(hashed)} 2>/dev/null"]
-    return commands
-
-
 def remote_manifest(host: RemoteHost, root: str, paths: Sequence[str] | None = None
                     ) -> dict[str, tuple[int, str]]:
     """``{relative path: (bytes, sha256)}`` of regular files under ``root`` on ``host``.
@@ -105,46 +84,43 @@ def remote_manifest(host: RemoteHost, root: str, paths: Sequence[str] | None = N
         paths = sorted({validate_relpath(path) for path in paths})
         if not paths:
             return {}
-        commands = _size_and_hash_commands(paths, paths)
-    sections = _listing(host, root, commands)
+        commands = size_and_hash_commands(paths, paths)
+    sections = listing(host, root, commands)
     # find hands the hasher `./NAME`; the size listing prints NAME (%P).
     return parse_manifest(sections.get("size", []), sections.get("sha256", []),
                           hashed_prefix="./" if paths is None else "")
 
 
-@dataclass(frozen=True)
-class _Remote:
-    sizes: dict[str, int]
-    hashes: dict[str, str]
-
-
 def _survey(host: RemoteHost, root: str, sized: list[str], hashed: list[str],
-            create: bool = False) -> _Remote:
-    """Sizes and hashes in ``root`` (one command); refuses paths that resolve outside it."""
-    commands = [marker("real"), f"realpath -m -- . {_quoted(sized)}",
-                *_size_and_hash_commands(sized, hashed)]
-    sections = _listing(host, root, commands, create=create)
-    real = sections.get("real")
-    escapes = parse_escapes(sized, real) if real else []
-    if escapes:
-        raise TransferError(f"paths resolve outside {root} on {host.spec.alias}: {escapes}",
+            create: bool = False) -> RemoteFiles:
+    """``survey`` that refuses paths resolving outside ``root`` (a symlink escape)."""
+    remote = survey(host, root, sized, hashed, create=create)
+    if remote.escapes:
+        raise TransferError(f"paths resolve outside {root} on {host.spec.alias}: "
+                            f"{remote.escapes}",
                             fix="remove the symlinks that lead out of the transfer root")
-    return _Remote(parse_stat_sizes(sections.get("size", [])),
-                   parse_sha256sum(sections.get("sha256", [])))
+    return remote
 
 
-@contextmanager
-def _progress(total: int, label: str) -> Iterator[Advance]:
-    """A rich byte-progress bar when stdout is a terminal; a no-op callback otherwise."""
-    if total <= 0 or not sys.stdout.isatty():
-        yield lambda _: None
-        return
-    from rich.progress import DownloadColumn, Progress, TransferSpeedColumn
+@dataclass(frozen=True)
+class _Plan:
+    """The files a push or pull still has to move, by relative path."""
 
-    with Progress(*Progress.get_default_columns(), DownloadColumn(), TransferSpeedColumn(),
-                  transient=True) as bar:
-        task = bar.add_task(label, total=total)
-        yield lambda n: bar.advance(task, n)
+    paths: dict[str, Path]
+    """The local side: the file to send, or the target to receive into."""
+    sizes: dict[str, int]
+    offsets: dict[str, int]
+    """Bytes an existing ``.part`` already holds (resumed from there)."""
+    hashes: dict[str, str]
+    """The sha256 each must end with (for a pull, only those given as ``expected``)."""
+
+    def remaining(self) -> int:
+        return sum(self.sizes[rel] - self.offsets[rel] for rel in self.paths)
+
+    def batched(self) -> list[str]:
+        """Small files with nothing to resume: these travel in tar batches."""
+        return [rel for rel in self.paths if not self.offsets[rel]
+                and self.sizes[rel] <= SMALL_FILE]
 
 
 def _resume_offset(part_size: int | None, full_size: int) -> int:
@@ -173,27 +149,39 @@ def push(host: RemoteHost, files: Mapping[str, Path], remote_root: str) -> Trans
     remote = _survey(host, remote_root, rels + [rel + PART for rel in rels], rels, create=True)
     todo = [rel for rel in rels if remote.hashes.get(rel) != wanted[rel]]
     sizes = {rel: local[rel].stat().st_size for rel in todo}
-    offsets = {rel: _resume_offset(remote.sizes.get(rel + PART), sizes[rel]) for rel in todo}
-    sent, bad = 0, []
-    with _progress(sum(sizes[rel] - offsets[rel] for rel in todo), f"push to {host.spec.alias}"
-                   ) as advance:
-        for rel in todo:
-            count, ok = _send(host, remote_root, rel, local[rel], offsets[rel], wanted[rel],
-                              advance)
-            sent, bad = sent + count, bad + ([] if ok else [rel])
+    plan = _Plan({rel: local[rel] for rel in todo}, sizes,
+                 {rel: _resume_offset(remote.sizes.get(rel + PART), sizes[rel]) for rel in todo},
+                 wanted)
+    with progress(plan.remaining(), f"push to {host.spec.alias}") as advance:
+        sent, bad = _upload_all(host, remote_root, plan, advance)
     _place_remote(host, remote_root, todo, bad)
     return TransferStats(len(todo), sent, len(rels) - len(todo), time.monotonic() - started)
 
 
-def _send(host: RemoteHost, root: str, rel: str, path: Path, offset: int, want: str,
-          advance: Advance) -> tuple[int, bool]:
+def _upload_all(host: RemoteHost, root: str, plan: _Plan, advance: Advance
+                ) -> tuple[int, list[str]]:
+    """Upload every file into its remote ``.part``: (bytes sent, files that failed to verify)."""
+    small = plan.batched()
+    sent, bad = 0, []
+    for group in batches(small, plan.sizes):
+        count, got = upload_batch(host, root, {rel: plan.paths[rel] for rel in group}, advance)
+        sent, bad = sent + count, bad + [rel for rel in group if got[rel] != plan.hashes[rel]]
+    for rel in (rel for rel in plan.paths if rel not in small):
+        count, ok = _send(host, root, rel, plan, advance)
+        sent, bad = sent + count, bad + ([] if ok else [rel])
+    return sent, bad
+
+
+def _send(host: RemoteHost, root: str, rel: str, plan: _Plan, advance: Advance
+          ) -> tuple[int, bool]:
     """Upload one file into its remote ``.part``: (bytes sent, verified?)."""
+    path, offset = plan.paths[rel], plan.offsets[rel]
     sent, got = upload(host, root, rel, path, offset, advance)
-    if got != want and offset:
+    if got != plan.hashes[rel] and offset:
         # The kept prefix was cut from an older version of the file: start afresh, once.
         more, got = upload(host, root, rel, path, 0, advance)
         sent += more
-    return sent, got == want
+    return sent, got == plan.hashes[rel]
 
 
 def _place_remote(host: RemoteHost, root: str, rels: list[str], bad: list[str]) -> None:
@@ -213,9 +201,9 @@ def pull(host: RemoteHost, remote_root: str, paths: Sequence[str], local_root: P
     """Copy ``paths`` (relative to ``remote_root`` on ``host``) to the same paths in ``local_root``.
 
     Skips local files whose sha256 matches the remote one; streams the missing tail of a local
-    ``<path>.part`` with one command per file (``tail -c +N``; the remote hashes the file
-    meanwhile), fsyncs it, verifies it against the remote sha256 and ``expected[path]`` when
-    given, then renames it into place.
+    ``<path>.part`` with one command per file (``tail -c +N``, while the remote hashes the
+    file; small new files come in one tar batch instead), fsyncs it, verifies it against the
+    remote sha256 and ``expected[path]`` when given, then renames it into place.
 
     Raises:
         TransferError: a bad path, a file missing on the host, a remote file whose sha256 is not
@@ -231,21 +219,34 @@ def pull(host: RemoteHost, remote_root: str, paths: Sequence[str], local_root: P
     _check_sources(host, rels, remote, expected)
     todo = [rel for rel in rels if not _holds(targets[rel], remote.sizes[rel],
                                               remote.hashes.get(rel))]
-    offsets = {rel: _resume_offset(_size_or_none(_part(targets[rel])), remote.sizes[rel])
-               for rel in todo}
-    sent, failures = 0, []
-    with _progress(sum(remote.sizes[rel] - offsets[rel] for rel in todo),
-                   f"pull from {host.spec.alias}") as advance:
-        for rel in todo:
-            count, failure = _fetch(host, remote_root, rel, targets[rel], offsets[rel],
-                                    expected.get(rel), advance)
-            sent, failures = sent + count, failures + ([failure] if failure else [])
+    plan = _Plan({rel: targets[rel] for rel in todo}, remote.sizes,
+                 {rel: _resume_offset(_size_or_none(local_part(targets[rel])), remote.sizes[rel])
+                  for rel in todo}, expected)
+    with progress(plan.remaining(), f"pull from {host.spec.alias}") as advance:
+        sent, failures = _download_all(host, remote_root, plan, advance)
     if failures:
         raise TransferError(f"downloads from {host.spec.alias} failed sha256 verification: "
                             + "; ".join(failures),
                             fix="pull again (the remote file may have changed meanwhile); the "
                                 "failed copies are kept as <path>.bad")
     return TransferStats(len(todo), sent, len(rels) - len(todo), time.monotonic() - started)
+
+
+def _download_all(host: RemoteHost, root: str, plan: _Plan, advance: Advance
+                  ) -> tuple[int, list[str]]:
+    """Download every file into place: (bytes received, why each failed file failed)."""
+    small = plan.batched()
+    sent, failures = 0, []
+    for group in batches(small, plan.sizes):
+        count, digests = download_batch(
+            host, root, {rel: local_part(plan.paths[rel]) for rel in group}, advance)
+        sent += count
+        failures += [failure for rel in group if (failure := settle_part(
+            rel, plan.paths[rel], *digests[rel], plan.hashes.get(rel)))]
+    for rel in (rel for rel in plan.paths if rel not in small):
+        count, failure = _fetch(host, root, rel, plan, advance)
+        sent, failures = sent + count, failures + ([failure] if failure else [])
+    return sent, failures
 
 
 def _local_target(root: Path, rel: str) -> Path:
@@ -257,7 +258,7 @@ def _local_target(root: Path, rel: str) -> Path:
     return target
 
 
-def _check_sources(host: RemoteHost, rels: list[str], remote: _Remote,
+def _check_sources(host: RemoteHost, rels: list[str], remote: RemoteFiles,
                    expected: Mapping[str, str]) -> None:
     """Refuse before any byte moves: files missing remotely, or known to differ from expected."""
     missing = [rel for rel in rels if rel not in remote.sizes]
@@ -274,10 +275,6 @@ def _check_sources(host: RemoteHost, rels: list[str], remote: _Remote,
             fix="the remote copy is corrupt or stale; nothing local was changed")
 
 
-def _part(target: Path) -> Path:
-    return target.with_name(target.name + PART)
-
-
 def _size_or_none(path: Path) -> int | None:
     return path.stat().st_size if path.is_file() else None
 
@@ -288,19 +285,13 @@ def _holds(path: Path, size: int, sha256: str | None) -> bool:
             and sha256_file(path) == sha256)
 
 
-def _fetch(host: RemoteHost, root: str, rel: str, target: Path, offset: int,
-           want: str | None, advance: Advance) -> tuple[int, str | None]:
-    """Download ``rel`` into ``target`` via its ``.part``: (bytes received, failure or None)."""
-    part = _part(target)
-    received, ours, theirs = download(host, root, rel, part, offset, advance)
+def _fetch(host: RemoteHost, root: str, rel: str, plan: _Plan, advance: Advance
+           ) -> tuple[int, str | None]:
+    """Download ``rel`` via its local ``.part``: (bytes received, failure or None)."""
+    target, offset, size = plan.paths[rel], plan.offsets[rel], plan.sizes[rel]
+    received, ours, theirs = download(host, root, rel, local_part(target), offset, size, advance)
     if ours != theirs and offset:
         # The kept prefix came from an older version of the remote file: start afresh, once.
-        more, ours, theirs = download(host, root, rel, part, 0, advance)
+        more, ours, theirs = download(host, root, rel, local_part(target), 0, size, advance)
         received += more
-    if ours == theirs and want in (None, ours):
-        os.replace(part, target)
-        fsync_dir(target.parent)
-        return received, None
-    os.replace(part, target.with_name(target.name + BAD))
-    return received, (f"{rel} (got {ours[:12]}, remote {str(theirs)[:12]}, "
-                      f"expected {str(want)[:12]})")
+    return received, settle_part(rel, target, ours, theirs, plan.hashes.get(rel))
