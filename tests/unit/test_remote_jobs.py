@@ -43,3 +43,22 @@ def test_launch_then_probe_on_this_machine(tmp_path):
         time.sleep(0.1)
     assert probe().state == "finished"
     assert os.path.exists(tmp_path / "root" / "jobs" / "r1" / "job.log")
+
+
+def test_tmux_launch_records_pid_and_log(tmp_path):
+    import shutil
+
+    assert shutil.which("tmux"), "tmux is needed (CI installs it)"
+    layout = RemoteLayout(str(tmp_path / "root"))
+    (tmp_path / "root" / "code" / "t1").mkdir(parents=True)
+    script = launch_script(layout, "r2", "t1", ["echo", "hello from tmux"], {}, None, "tmux")
+    env = {**os.environ, "TMUX_TMPDIR": str(tmp_path)}  # a private tmux server for the test
+    subprocess.run(["bash", "-c", script], check=True, timeout=30, env=env)
+    deadline = time.monotonic() + 20
+    exit_code = tmp_path / "root" / "jobs" / "r2" / "exit_code"
+    while not exit_code.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert exit_code.read_text().strip() == "0"
+    assert int((tmp_path / "root" / "jobs" / "r2" / "pid").read_text()) > 0
+    assert "hello from tmux" in (tmp_path / "root" / "jobs" / "r2" / "job.log").read_text()
+    subprocess.run(["tmux", "kill-server"], env=env, check=False, timeout=10)

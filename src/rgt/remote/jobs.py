@@ -96,8 +96,10 @@ def _detached(inner: str, job: str, run_id: str, detach: str) -> str:
     if detach == "tmux":
         session = shlex.quote(f"rgt-{run_id}")
         body = shlex.quote(f": rgt-job {run_id}; exec >> {job}/job.log 2>&1; {inner}")
-        return (f"tmux new-session -d -s {session} bash -c {body} && "
-                f"tmux display-message -p -t {session} '#{{pane_pid}}' > {job}/pid")
+        # -P -F prints the pane's pid as the session is created: a job that ends at once
+        # (an import error) cannot race a separate display-message call.
+        return (f"tmux new-session -d -P -F '#{{pane_pid}}' -s {session} bash -c {body} "
+                f"> {job}/pid")
     return (f"setsid nohup bash -c {body} > {job}/job.log 2>&1 < /dev/null & "
             f"echo $! > {job}/pid")
 
