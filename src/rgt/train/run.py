@@ -38,7 +38,7 @@ def train_run(spec: RunSpec, runs_root: Path, checkpoints_root: Path) -> int:
         return 0
     started = time.time()
     determinism = configure(spec.config["train"]["threads"])
-    trainer = Trainer(spec.config, *_data(spec), spec.seed)
+    trainer = Trainer(spec.config, *load_run_data(spec), spec.seed)
     status = RunStatus(state_dir, trainer.total_steps,
                        spec.config["checkpoint"]["heartbeat_seconds"])
     try:
@@ -56,7 +56,8 @@ def train_run(spec: RunSpec, runs_root: Path, checkpoints_root: Path) -> int:
     return 0
 
 
-def _data(spec: RunSpec):
+def load_run_data(spec: RunSpec):
+    """The dataset and split of a planned run, checked against its pinned hashes."""
     dataset = load_dataset(spec.config["data"])
     if dataset.sha256() != spec.data_sha256:
         raise DataError(f"data of run {spec.run_id} changed since it was planned",

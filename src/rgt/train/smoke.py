@@ -21,13 +21,13 @@ class SmokeFailure(RgtError):
 
 def smoke_test(spec: RunSpec, steps: int = 2) -> dict:
     """Build data and model for ``spec`` on the CPU and run ``steps`` optimizer steps."""
-    from rgt.train.run import _data
+    from rgt.train.run import load_run_data
     from rgt.train.trainer import Trainer
 
     started = time.perf_counter()
     config = {**spec.config, "train": {**spec.config["train"], "device": "cpu"}}
     try:
-        trainer = Trainer(config, *_data(spec), spec.seed)
+        trainer = Trainer(config, *load_run_data(spec), spec.seed)
         losses = [trainer.train_step() for _ in range(min(steps, trainer.total_steps))]
     except RgtError:
         raise
