@@ -68,14 +68,9 @@ class RemoteRunner:
 
     def audit(self, config_file: Path, inode_cap: int | None = None) -> dict:
         """Phase-0 audit of the host; refuses (AuditError) when the planned runs cannot fit."""
-        from rgt.config import load_config
-        from rgt.remote.up import audit, checkpoint_plan, query_host, refuse_unless_fits
-        from rgt.runplan import plan_runs
+        from rgt.remote.up import audit_host, refuse_unless_fits
 
-        config = load_config(config_file)
-        plan = checkpoint_plan(config, len(plan_runs(config)))
-        record = audit(query_host(self.host, self.layout.root, self.python), self.layout.root,
-                       plan, inode_cap)
+        record = audit_host(self.host, self.layout.root, self.python, config_file, inode_cap)
         refuse_unless_fits(record)
         return record
 

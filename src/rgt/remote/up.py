@@ -89,3 +89,14 @@ def refuse_unless_fits(record: dict) -> None:
         raise AuditError(f"the planned runs do not fit on {budget['mount']}:\n"
                          f"{budget['summary']}",
                          "free space on the host, pick a bigger disk, or plan fewer runs")
+
+
+def audit_host(host: RemoteHost, root: str, python: str, config_file: str | Path,
+               inode_cap: int | None = None) -> dict:
+    """Query ``host`` and judge the config's planned runs against its disk (no refusal here)."""
+    from rgt.config import load_config
+    from rgt.runplan import plan_runs
+
+    config = load_config(config_file)
+    plan = checkpoint_plan(config, len(plan_runs(config)))
+    return audit(query_host(host, root, python), root, plan, inode_cap)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import csv
 import io
-import time
-from datetime import datetime, timezone
 from pathlib import Path
 
 import torch
@@ -15,7 +13,7 @@ from rgt import atomic
 from rgt.environment import git_state, package_versions
 from rgt.hashing import state_dict_sha256
 from rgt.runplan import RunSpec
-from rgt.train.status import read_json
+from rgt.train.status import read_json, utc_now
 
 SEALED_FILES = ("config.yaml", "train.csv", "model.pt", "run.json")
 HISTORY_COLUMNS = ("epoch", "step", "train_loss", "val_loss", "val_accuracy", "lr")
@@ -65,13 +63,9 @@ def run_record(spec: RunSpec, trainer, determinism: dict, started: float, attemp
         "data_sha256": spec.data_sha256, "split_sha256": spec.split_sha256,
         "split_sizes": trainer.split_sizes,
         "packages": package_versions(), "device": str(trainer.device),
-        "determinism": determinism, "started_at": _iso(started), "ended_at": _iso(time.time()),
+        "determinism": determinism, "started_at": utc_now(started), "ended_at": utc_now(),
         "status": "finished", "attempts": attempts, "steps": trainer.step,
         "selected_step": trainer.selection["step"],
         "weights_sha256": state_dict_sha256(trainer.model.state_dict()),
         "selected_weights_sha256": state_dict_sha256(trainer.selection["model"]),
     }
-
-
-def _iso(seconds: float) -> str:
-    return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -18,9 +18,11 @@ from rgt.atomic import write_json
 STATES = ("running", "finished", "failed", "preempted")
 
 
-def utc_now() -> str:
-    """The current UTC time as ISO 8601 with a Z suffix, to the second."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+def utc_now(seconds: float | None = None) -> str:
+    """A UTC time (now, or ``seconds`` since the epoch) as ISO 8601 with a Z, to the second."""
+    moment = datetime.now(timezone.utc) if seconds is None else datetime.fromtimestamp(
+        seconds, timezone.utc)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def read_json(path: Path) -> dict | None:
