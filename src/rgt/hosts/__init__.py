@@ -36,6 +36,7 @@ class HostEntry:
     stall_after_s: int = 600
     idle_alarm_after_s: int = 1800
     auto_stop: bool = False
+    host_stop_command: tuple[str, ...] | None = None
 
     def root(self, project: Path) -> str:
         """The project directory on the host (the executor's default when none is set)."""
@@ -85,8 +86,9 @@ def validate_hosts(data: Any, path: Path) -> dict[str, HostEntry]:
 
 def _entry(alias: str, fields: dict) -> HostEntry:
     values = dict(fields)
-    if values.get("stop_command") is not None:
-        values["stop_command"] = tuple(values["stop_command"])
+    for key in ("stop_command", "host_stop_command"):
+        if values.get(key) is not None:
+            values[key] = tuple(values[key])
     return HostEntry(alias=alias, **values)
 
 
