@@ -23,6 +23,8 @@ COMMAND_MODULES = (
     "rgt.plan",
     "rgt.platforms.command",
     "rgt.remote.command",
+    "rgt.pull.command",
+    "rgt.down.command",
 )
 
 

@@ -21,7 +21,7 @@ MAX_BACKOFF_S = 300
 
 
 class Executor(RemoteExecutor):
-    """Runs ``rgt train`` jobs on the host named by ``--rgt-host``."""
+    """Runs ``rgt train`` jobs (and any other job sent to it) on the host ``--rgt-host``."""
 
     def __post_init__(self) -> None:
         from rgt.remote.jobs import RemoteLayout
@@ -54,28 +54,65 @@ class Executor(RemoteExecutor):
             self.logger.warning(f"rgt: {line}")
 
     def run_job(self, job: JobExecutorInterface) -> None:
-        """Deploy once, then reattach to a running job or launch it detached."""
-        run_id, config_file = self._identify(job)
+        """Deploy once, then reattach to a running (or finished) job or launch it detached.
+
+        ``rgt train`` jobs run the project's trainer against its pushed code tree; any other
+        job runs Snakemake's own job command in a working directory of its own.
+        """
+        if not job.is_group() and job.rule.name in REMOTE_RULES:
+            self._run_training(job)
+        else:
+            self._run_snakejob(job)
+
+    def _run_training(self, job: JobExecutorInterface) -> None:
+        run_id = job.format_wildcards("{wildcards.run_id}")
+        config_file = job.format_wildcards("{params.config}")
         try:
             tree = self._tree(config_file)
-            status = self.runner.probe([run_id]).get(run_id)
-            state = status.state if status else "absent"
-            if state in ("running", "finished"):
-                self.logger.info(f"rgt: {run_id} is {state} on {self._host} "
-                                 f"(launched {status.launches}x): reattached, not relaunched")
-            else:
-                self.runner.launch(run_id, tree)
-                self.logger.info(f"rgt: launched {run_id} on {self._host} (detached)")
+            self._attach_or_launch(run_id, lambda: self.runner.launch(run_id, tree))
         except RgtError as error:
             raise WorkflowError(f"rgt: cannot start {run_id} on {self._host}: {error}") from None
         self.report_job_submission(SubmittedJobInfo(job, external_jobid=run_id,
                                                     aux={"tree": tree}))
 
-    def _identify(self, job: JobExecutorInterface) -> tuple[str, str]:
-        if job.is_group() or job.rule.name not in REMOTE_RULES:
-            raise WorkflowError(f"rgt: rule {job.rule.name} cannot run on a rented host; "
-                                "declare it in the Snakefile's localrules")
-        return job.format_wildcards("{wildcards.run_id}"), job.format_wildcards("{params.config}")
+    def _run_snakejob(self, job: JobExecutorInterface) -> None:
+        from rgt.remote.snakejobs import snake_job
+
+        try:
+            spec = snake_job(self.project, job.rules, self._sources(), job.input,
+                             _products(job), self.format_job_exec(job))
+            self._attach_or_launch(spec.key, lambda: self.runner.launch_snakejob(spec))
+        except RgtError as error:
+            raise WorkflowError(f"rgt: cannot start {job} on {self._host}: {error}") from None
+        self.report_job_submission(SubmittedJobInfo(job, external_jobid=spec.key,
+                                                    aux={"snakejob": spec}))
+
+    def _attach_or_launch(self, key: str, launch) -> None:
+        status = self.runner.probe([key]).get(key)
+        state = status.state if status else "absent"
+        if state in ("running", "finished"):
+            self.logger.info(f"rgt: {key} is {state} on {self._host} "
+                             f"(launched {status.launches}x): reattached, not relaunched")
+        else:
+            launch()
+            self.logger.info(f"rgt: launched {key} on {self._host} (detached)")
+
+    def _sources(self) -> list[str]:
+        """The workflow's own files (Snakefile, rules, scripts, configs) below the workdir."""
+        sources = sorted(self.workflow.dag.get_sources())
+        for outside in (path for path in sources if path.startswith("..")):
+            self.logger.warning(f"rgt: {outside} lies outside the working directory and is "
+                                "not sent to the host")
+        return [path for path in sources if not path.startswith("..")]
+
+    def additional_general_args(self) -> str:
+        # A later --directory overrides the local path Snakemake passes: the job runs in its
+        # own directory on the host, which the launcher enters first.
+        return "--directory ."
+
+    def get_python_executable(self) -> str:
+        """The host's interpreter runs Snakemake's job command there."""
+        return self.workflow.executor_settings.python
 
     def _tree(self, config_file: str) -> str:
         if config_file not in self.trees:
@@ -124,17 +161,22 @@ class Executor(RemoteExecutor):
                             f"not changed; retrying in {self.backoff} s")
 
     def _finish(self, job: SubmittedJobInfo) -> None:
-        outputs = [Path(path) for path in job.job.output]
         try:
-            self.runner.verify_code(job.aux["tree"])
-            stats = self.runner.collect(job.external_jobid, [p.name for p in outputs],
-                                        outputs[0].parent)
+            stats = self._collect(job)
         except RgtError as error:
             self.report_job_error(job, msg=f"rgt: pulling {job.external_jobid} failed: {error}")
             return
         self.logger.info(f"rgt: pulled {job.external_jobid} ({stats.bytes_sent} bytes, "
                          f"{stats.files_skipped} already here), sha256 verified")
         self.report_job_success(job)
+
+    def _collect(self, job: SubmittedJobInfo):
+        if "snakejob" in job.aux:
+            return self.runner.collect_snakejob(job.aux["snakejob"], self.project)
+        outputs = [Path(path) for path in job.job.output]
+        self.runner.verify_code(job.aux["tree"])
+        return self.runner.collect(job.external_jobid, [p.name for p in outputs],
+                                   outputs[0].parent)
 
     def _fail(self, job: SubmittedJobInfo, state: str) -> None:
         advice = {"preempted": "it checkpointed on SIGTERM/SIGUSR1",
@@ -153,6 +195,12 @@ class Executor(RemoteExecutor):
     def shutdown(self) -> None:
         super().shutdown()
         self.runner.host.close()
+
+
+def _products(job: JobExecutorInterface) -> list[str]:
+    """Every file a job (or each job of a group) makes: outputs, logs, benchmarks."""
+    jobs = job.jobs if job.is_group() else [job]
+    return sorted({str(path) for member in jobs for path in member.products()})
 
 
 def _secret_values(settings) -> dict[str, str]:

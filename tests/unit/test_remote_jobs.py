@@ -32,7 +32,8 @@ def test_dead_preempted_and_failed_are_distinct():
 def test_launch_then_probe_on_this_machine(tmp_path):
     layout = RemoteLayout(str(tmp_path / "root"))
     (tmp_path / "root" / "code" / "t1").mkdir(parents=True)
-    script = launch_script(layout, "r1", "t1", ["sleep", "1"], {"A": "it's"}, None, "setsid")
+    script = launch_script(layout, "r1", layout.code("t1"), ["sleep", "1"], {"A": "it's"}, None,
+                           "setsid")
     subprocess.run(["bash", "-c", script], check=True, timeout=30)
     probe = lambda: parse_probe(subprocess.run(  # noqa: E731
         ["bash", "-c", probe_script(layout, ["r1"])], capture_output=True, text=True,
@@ -51,7 +52,8 @@ def test_tmux_launch_records_pid_and_log(tmp_path):
     assert shutil.which("tmux"), "tmux is needed (CI installs it)"
     layout = RemoteLayout(str(tmp_path / "root"))
     (tmp_path / "root" / "code" / "t1").mkdir(parents=True)
-    script = launch_script(layout, "r2", "t1", ["echo", "hello from tmux"], {}, None, "tmux")
+    script = launch_script(layout, "r2", layout.code("t1"), ["echo", "hello from tmux"], {}, None,
+                           "tmux")
     env = {**os.environ, "TMUX_TMPDIR": str(tmp_path)}  # a private tmux server for the test
     subprocess.run(["bash", "-c", script], check=True, timeout=30, env=env)
     deadline = time.monotonic() + 20
@@ -62,3 +64,11 @@ def test_tmux_launch_records_pid_and_log(tmp_path):
     assert int((tmp_path / "root" / "jobs" / "r2" / "pid").read_text()) > 0
     assert "hello from tmux" in (tmp_path / "root" / "jobs" / "r2" / "job.log").read_text()
     subprocess.run(["tmux", "kill-server"], env=env, check=False, timeout=10)
+
+
+def test_batches_start_with_an_empty_file_and_split_at_the_byte_limit():
+    from rgt.remote.batches import BATCH_BYTES, batches
+
+    sizes = {"empty": 0, "a": BATCH_BYTES - 1, "b": 2, "c": 0}
+    assert batches(["empty", "a", "b", "c"], sizes) == [["empty", "a"], ["b", "c"]]
+    assert batches([], {}) == []

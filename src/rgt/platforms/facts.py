@@ -21,6 +21,8 @@ from rgt.errors import ConfigError
 
 SCHEMA_PATH = Path(__file__).with_name("schema.yaml")
 DEFAULT_ROOT = Path("config/platforms")
+# The facts shipped with rgt, for a project of the user's own that keeps none.
+BUNDLED_ROOT = Path(__file__).resolve().parents[3] / "config" / "platforms"
 EXAMPLE = "config/platforms/ssh.yaml"
 NAME = re.compile(r"[a-z][a-z0-9_]*")  # also keeps a name from reaching outside root
 
@@ -29,6 +31,12 @@ NAME = re.compile(r"[a-z][a-z0-9_]*")  # also keeps a name from reaching outside
 def schema() -> dict:
     """The JSON Schema of a platform file."""
     return yaml.safe_load(SCHEMA_PATH.read_text())
+
+
+def project_platforms(project: Path) -> Path:
+    """The platform files of ``project`` (``config/platforms``), else the ones rgt ships."""
+    root = Path(project) / DEFAULT_ROOT
+    return root if root.is_dir() else BUNDLED_ROOT
 
 
 def known_platforms(root: Path = DEFAULT_ROOT) -> list[str]:

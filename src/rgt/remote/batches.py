@@ -28,9 +28,9 @@ BATCH_BYTES = 32 << 20
 def batches(rels: list[str], sizes: Mapping[str, int]) -> list[list[str]]:
     """Group ``rels`` in order into batches of at most ``BATCH_BYTES`` (one file at least)."""
     groups: list[list[str]] = []
-    total = BATCH_BYTES
+    total = 0
     for rel in rels:
-        if total + sizes[rel] > BATCH_BYTES:
+        if not groups or total + sizes[rel] > BATCH_BYTES:
             groups.append([])
             total = 0
         groups[-1].append(rel)

@@ -29,8 +29,12 @@ class RemoteLayout:
         return f"{self.root}/code/{tree}"
 
     def job(self, run_id: str) -> str:
-        """The job record directory of a run."""
+        """The job record directory of a run (or of a Snakemake job, by its key)."""
         return f"{self.root}/jobs/{run_id}"
+
+    def snakejob(self, key: str) -> str:
+        """The working directory of a Snakemake job: its workflow sources and inputs."""
+        return f"{self.root}/snakejobs/{key}"
 
     @property
     def runs(self) -> str:
@@ -61,11 +65,12 @@ class JobStatus:
         return "running" if self.alive else "dead"
 
 
-def launch_script(layout: RemoteLayout, run_id: str, tree: str, command: list[str],
+def launch_script(layout: RemoteLayout, run_id: str, workdir: str, command: list[str],
                   env: dict[str, str], secrets_file: str | None, detach: str) -> str:
-    """Shell text that records a launch and starts ``command`` detached, then returns."""
+    """Shell text that records a launch and starts ``command`` in ``workdir`` detached, then
+    returns."""
     job = shlex.quote(layout.job(run_id))
-    inner = _job_body(layout, run_id, tree, command, env, secrets_file)
+    inner = _job_body(layout, run_id, workdir, command, env, secrets_file)
     lines = [
         "set -eu",
         f"mkdir -p {job}",
@@ -76,7 +81,7 @@ def launch_script(layout: RemoteLayout, run_id: str, tree: str, command: list[st
     return "\n".join(lines) + "\n"
 
 
-def _job_body(layout: RemoteLayout, run_id: str, tree: str, command: list[str],
+def _job_body(layout: RemoteLayout, run_id: str, workdir: str, command: list[str],
               env: dict[str, str], secrets_file: str | None) -> str:
     job = shlex.quote(layout.job(run_id))
     exports = [f"export {name}={shlex.quote(value)}" for name, value in sorted(env.items())]
@@ -85,7 +90,7 @@ def _job_body(layout: RemoteLayout, run_id: str, tree: str, command: list[str],
         exports.append(f"set -a; . {shlex.quote(secrets_file)}; set +a")
     run = " ".join(shlex.quote(part) for part in command)
     return "; ".join([
-        f"cd {shlex.quote(layout.code(tree))}", *exports, run,
+        f"cd {shlex.quote(workdir)}", *exports, run,
         f"echo $? > {job}/exit_code.tmp", f"mv {job}/exit_code.tmp {job}/exit_code",
     ])
 
@@ -111,12 +116,14 @@ def probe_script(layout: RemoteLayout, run_ids: list[str]) -> str:
     return (
         f"for id in {ids}; do j={root}/$id; "
         'pid=$(cat "$j/pid" 2>/dev/null || echo -); '
-        'code=$(cat "$j/exit_code" 2>/dev/null || echo -); '
         'n=$(cat "$j/launches" 2>/dev/null || echo 0); alive=0; '
         # The job is its whole process group (setsid/tmux make the launcher its leader): it is
         # alive while any member still carries the run id, even if the leader was killed.
         'if [ "$pid" != - ]; then for p in $(pgrep -g "$pid" 2>/dev/null); do '
         'grep -qa -- "$id" "/proc/$p/cmdline" 2>/dev/null && alive=1; done; fi; '
+        # Read after the liveness check: a job that ends in between has written its exit code
+        # by then, so it is never mistaken for one that vanished.
+        'code=$(cat "$j/exit_code" 2>/dev/null || echo -); '
         'echo "$id $pid $alive $code $n"; done\n'
     )
 

@@ -17,6 +17,7 @@ from rgt.errors import RgtError
 from rgt.hashing import sha256_file
 from rgt.remote.deploy import REMOTE_CONFIG, project_files, remote_config_text, tree_hash
 from rgt.remote.jobs import JobStatus, RemoteLayout, launch_script, parse_probe, probe_script
+from rgt.remote.snakejobs import SnakeJob
 from rgt.remote.ssh import RemoteHost
 from rgt.remote.transfer import TransferStats, pull, push, remote_manifest
 
@@ -51,6 +52,7 @@ class RemoteRunner:
     secrets: dict[str, str] = field(default_factory=dict)
     pushed: dict[str, dict[str, str]] = field(default_factory=dict)  # tree -> {path: sha256}
     _environment_checked: bool = False
+    _snakemake_checked: bool = False
 
     def deploy(self, config_file: Path) -> str:
         """Push the code tree and run config (resumable, verified); return the tree hash."""
@@ -109,9 +111,42 @@ class RemoteRunner:
         command = [self.python, "-m", "rgt", "train", "--config", config_name,
                    "--run-id", run_id]
         env = {"PYTHONPATH": f"{self.layout.code(tree)}/src", "PYTHONUNBUFFERED": "1"}
-        script = launch_script(self.layout, run_id, tree, command, env, secrets_file,
-                               self.detach)
+        script = launch_script(self.layout, run_id, self.layout.code(tree), command, env,
+                               secrets_file, self.detach)
         self.host.run(["bash", "-c", script], timeout=60)
+
+    def launch_snakejob(self, job: SnakeJob) -> None:
+        """Push a Snakemake job's sources and inputs, then run its command detached."""
+        workdir = self.layout.snakejob(job.key)
+        push(self.host, job.files, workdir)
+        self.check_snakemake()
+        script = launch_script(self.layout, job.key, workdir, ["bash", "-c", job.command],
+                               {"PYTHONUNBUFFERED": "1"}, self._write_secrets(), self.detach)
+        self.host.run(["bash", "-c", script], timeout=60)
+
+    def collect_snakejob(self, job: SnakeJob, local_root: Path) -> TransferStats:
+        """Pull a finished Snakemake job's products (resumable, sha256-verified)."""
+        return pull(self.host, self.layout.snakejob(job.key), list(job.products), local_root)
+
+    def check_snakemake(self) -> None:
+        """The host's interpreter runs the same major Snakemake as here (installed if absent)."""
+        import snakemake
+
+        if self._snakemake_checked:
+            return
+        probe = [self.python, "-c", "import snakemake; print(snakemake.__version__)"]
+        found = self.host.run(probe, check=False, timeout=120)
+        if not found.ok:
+            self.host.run([self.python, "-m", "pip", "install", "-q",
+                           f"snakemake=={snakemake.__version__}"], timeout=900)
+            found = self.host.run(probe, timeout=120)
+        remote = found.stdout.strip().splitlines()[-1]
+        if remote.split(".")[0] != snakemake.__version__.split(".")[0]:
+            raise RemoteEnvironmentError(
+                f"{self.host.spec.alias} runs Snakemake {remote}, this machine "
+                f"{snakemake.__version__}: a job command may not be understood there",
+                f"{self.python} -m pip install snakemake=={snakemake.__version__} on the host")
+        self._snakemake_checked = True
 
     def _write_secrets(self) -> str | None:
         if not self.secrets:

@@ -12,7 +12,7 @@ from datetime import date
 from pathlib import Path
 
 from rgt.atomic import write_json
-from rgt.platforms.facts import danger_clocks, load_platform, stale_facts
+from rgt.platforms.facts import danger_clocks, load_platform, project_platforms, stale_facts
 
 SEEN_FILE = Path(".rgt/seen-hosts.json")
 
@@ -20,7 +20,7 @@ SEEN_FILE = Path(".rgt/seen-hosts.json")
 def first_use_warnings(project: Path, platform_name: str, host: str,
                        today: date | None = None) -> list[str]:
     """Lines to show before using ``host`` (empty after its first use, but for stale facts)."""
-    platform = load_platform(platform_name, project / "config" / "platforms")
+    platform = load_platform(platform_name, project_platforms(project))
     stale = [f"{platform['display_name']}: the fact '{path}' was verified more than six months "
              "ago; re-check it in the provider's documentation before relying on it"
              for path in stale_facts(platform, today or date.today())]

@@ -1,0 +1,158 @@
+"""``rgt down ALIAS``: the teardown gate. Stop a host's meter only when nothing would be lost.
+
+The host is only read (a listing, and the manifest builder rewriting each run's
+``PULL_MANIFEST.json``); the platform's verb runs only as the host's configured local
+``stop_command`` (argv, no shell). The decision itself is ``rgt.down.gate.decide``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from datetime import date
+from pathlib import Path
+
+from rgt.errors import RgtError
+
+STOP_TIMEOUT_S = 300
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``down`` verb."""
+    parser = subparsers.add_parser(
+        "down", help="stop a host's meter, only when every run on it is pulled and verified",
+        description="Refused unless every run on the host (runs/ and checkpoints/) has "
+                    "<export>/<run-id>/PULL_VERIFIED.json matching the manifest the host builds "
+                    "now, and you approve the exact action (type ALIAS:VERB, or pass --approve "
+                    "ALIAS:VERB). Runs only the host's stop_command from config/hosts.yaml.")
+    parser.add_argument("alias", metavar="ALIAS", help="the host's alias in config/hosts.yaml")
+    parser.add_argument("--approve", metavar="ALIAS:VERB", help="approve non-interactively")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="show everything, run nothing (exit 0 only if it would be allowed)")
+    parser.add_argument("--hosts", default="config/hosts.yaml", help="the hosts file")
+    parser.add_argument("--ssh-config", help="ssh_config file instead of ~/.ssh/config")
+    parser.add_argument("--export", default="export", help="where verified runs are")
+    parser.set_defaults(func=run_down)
+
+
+def run_down(args: argparse.Namespace) -> int:
+    """Handler of ``rgt down``."""
+    from rgt.down.gate import decide
+    from rgt.hosts import host_entry
+    from rgt.platforms.facts import load_platform
+
+    entry = host_entry(args.alias, Path(args.hosts))
+    platform = load_platform(entry.platform)
+    verb = platform["meter_stop"]["verb"]
+    root = entry.root(Path.cwd())
+    runs, root_exists = gather(args.alias, entry, root, Path(args.export), args.ssh_config)
+    show(args.alias, entry, platform, root, runs, root_exists)
+    approval = args.approve
+    if approval is None and not args.dry_run and sys.stdin.isatty() and decide(
+            args.alias, verb, runs, entry.stop_command, None, require_approval=False).allowed:
+        approval = ask(args.alias, verb)
+    decision = decide(args.alias, verb, runs, entry.stop_command, approval,
+                      require_approval=not args.dry_run or approval is not None)
+    if not decision.allowed:
+        raise RgtError(f"rgt down {args.alias} refused:\n  - " + "\n  - ".join(decision.reasons),
+                       fix="act on each reason above, then run rgt down again")
+    if args.dry_run:
+        print(f"dry run: allowed; would run {list(entry.stop_command)}"
+              + ("" if approval else f" once you approve {decision.expected_approval}"))
+        return 0
+    return stop(entry.stop_command)
+
+
+def gather(alias: str, entry, root: str, export: Path, ssh_config: str | None):
+    """(evidence per run, whether ``root`` exists on the host): one survey, one probe."""
+    from rgt.down.gate import combine, parse_survey
+    from rgt.pull.fetch import job_states, survey_host
+    from rgt.remote.ssh import RemoteHost, resolve_host
+
+    with RemoteHost(resolve_host(alias, ssh_config)) as host:
+        reply = survey_host(host, entry.python, root)
+        try:
+            survey = parse_survey(reply)
+        except ValueError as error:
+            raise RgtError(f"{alias}: unreadable survey reply ({error}): {reply[:200]!r}",
+                           fix=f"check that python: ({entry.python}) runs plain Python 3 on "
+                               "the host") from None
+        jobs = job_states(host, root, sorted(survey["runs"]))
+    running = {run_id for run_id, status in jobs.items() if status.state == "running"}
+    local = {run_id: local_evidence(export, run_id) for run_id in survey["runs"]}
+    return combine(survey["runs"], running, local), survey["root_exists"]
+
+
+def local_evidence(export: Path, run_id: str) -> tuple[str | None, str | None]:
+    """(the verified manifest digest of ``export/<run_id>`` or None, damage or None)."""
+    from rgt.pull.bundle import shallow_problems
+    from rgt.pull.closeout import read_verified
+
+    record = read_verified(export / run_id)
+    if record is None or not isinstance(record.get("manifest_sha256"), str):
+        return None, None
+    problems = shallow_problems(export / run_id, record["manifest_sha256"])
+    damage = "; ".join(f"{p.path} {p.detail}" for p in problems[:5]) or None
+    return record["manifest_sha256"], damage
+
+
+def show(alias: str, entry, platform: dict, root: str, runs, root_exists: bool) -> None:
+    """Print the platform's facts, its stale stamps, and every run's evidence."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from rgt.platforms.facts import stale_facts
+
+    console = Console(highlight=False)
+    stop, release = platform["meter_stop"], platform["auto_release"]["after_days"]
+    console.print(f"[bold]rgt down {alias}[/] ({platform['display_name']}, project {root})")
+    console.print(f"  meter-stop verb: {stop['verb']}"
+                  + (" (irreversible)" if stop["irreversible"] else ""))
+    console.print(f"  it destroys: {stop['destroys']}")
+    console.print(f"  trap: {stop['trap']}")
+    console.print(f"  a stop still bills: {stop['still_bills'] or 'nothing known'}")
+    console.print("  auto-release: " + (f"a stopped instance is released after {release} days"
+                                        if release is not None else "none known"))
+    for path in stale_facts(platform, date.today()):
+        console.print(f"  [yellow]warning:[/] {path} is older than 6 months: re-check the fact")
+    if not root_exists:
+        console.print(f"  [yellow]warning:[/] {root} does not exist on {alias}: no rgt runs "
+                      "there (check remote_root in config/hosts.yaml if that is wrong)")
+    table = Table(title=f"runs on {alias}: {len(runs)}")
+    for column in ("run", "pulled", "why not"):
+        table.add_column(column, overflow="fold")
+    for run in runs:
+        why = run.not_pulled()
+        table.add_row(run.run_id, "no" if why else "verified", why or "")
+    console.print(table)
+    command = list(entry.stop_command) if entry.stop_command else "none configured"
+    console.print(f"  stop command (local, no shell): {command}")
+
+
+def ask(alias: str, verb: str) -> str:
+    """Prompt on the terminal for the exact ``ALIAS:VERB``."""
+    from rich.prompt import Prompt
+
+    from rgt.down.gate import approval_token
+
+    return Prompt.ask(f"type [bold]{approval_token(alias, verb)}[/] to run it (anything else "
+                      "cancels)", default="", show_default=False)
+
+
+def stop(argv) -> int:
+    """Run the host's ``stop_command`` locally (no shell, with a timeout); 0 when it succeeds."""
+    print(f"running {list(argv)}", flush=True)
+    try:
+        result = subprocess.run(list(argv), timeout=STOP_TIMEOUT_S, check=False)
+    except FileNotFoundError:
+        raise RgtError(f"stop_command {argv[0]!r} not found",
+                       fix="fix stop_command in config/hosts.yaml (argv, no shell)") from None
+    except subprocess.TimeoutExpired:
+        raise RgtError(f"stop_command {list(argv)} still running after {STOP_TIMEOUT_S} s",
+                       fix="check in the platform's console whether the host stopped") from None
+    if result.returncode != 0:
+        raise RgtError(f"stop_command {list(argv)} exited with status {result.returncode}",
+                       fix="read its output above; check the platform's console")
+    print("stop command finished; check the platform's console that the meter stopped")
+    return 0

@@ -1,0 +1,128 @@
+"""The teardown gate as pure functions: which facts block ``rgt down``, and the exact approval.
+
+The iron law: a host's meter is stopped only when every run on it has a verified local bundle
+whose manifest is the one the host builds *now*, no job is running, a ``stop_command`` is
+configured, and the user typed (or passed) exactly ``ALIAS:VERB``. Nothing here talks to a host.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+SURVEY_SCHEMA = "rgt/pull-survey/v1"
+
+
+@dataclass(frozen=True)
+class RunEvidence:
+    """What is known about one run on the host and its local bundle."""
+
+    run_id: str
+    remote_sha256: str | None = None
+    """The manifest digest the host built now (None when it could not)."""
+    remote_error: str | None = None
+    running: bool = False
+    local_sha256: str | None = None
+    """``PULL_VERIFIED.json``'s manifest digest (None: no verified bundle)."""
+    local_damage: str | None = None
+    """Why the verified bundle no longer holds (files gone or resized), if it does not."""
+
+    def not_pulled(self) -> str | None:
+        """Why this run is not safely pulled, or None when it is."""
+        if self.running:
+            return "its job is still running on the host"
+        if self.remote_error or self.remote_sha256 is None:
+            return f"the host cannot build its manifest: {self.remote_error or 'no reply'}"
+        if self.local_sha256 is None:
+            return "no verified bundle (no PULL_VERIFIED.json in the export)"
+        if self.local_sha256 != self.remote_sha256:
+            return "its manifest changed since the pull (files on the host differ)"
+        if self.local_damage:
+            return f"the local bundle no longer holds: {self.local_damage}"
+        return None
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The gate's verdict: allowed only with no reason against it."""
+
+    reasons: list[str]
+    expected_approval: str
+
+    @property
+    def allowed(self) -> bool:
+        return not self.reasons
+
+
+def approval_token(alias: str, verb: str) -> str:
+    """What the user must type or pass: ``ALIAS:VERB`` with the verb's first word."""
+    return f"{alias}:{verb.split()[0]}"
+
+
+def run_reasons(runs: Sequence[RunEvidence], alias: str) -> list[str]:
+    """One reason per run that is not safely pulled, each with its fix."""
+    reasons = []
+    for run in runs:
+        why = run.not_pulled()
+        if why is None:
+            continue
+        fix = ("wait for it to finish, then `rgt pull`" if run.running
+               else f"`rgt pull {run.run_id} --host {alias}`")
+        reasons.append(f"run {run.run_id} is not pulled: {why} (fix: {fix})")
+    return reasons
+
+
+def decide(alias: str, verb: str, runs: Sequence[RunEvidence],
+           stop_command: Sequence[str] | None, approval: str | None,
+           require_approval: bool = True) -> Decision:
+    """Every reason that blocks stopping ``alias`` with ``verb``; none means allowed.
+
+    Args:
+        runs: evidence for every run on the host.
+        stop_command: the host's configured argv (None: not configured).
+        approval: what the user typed or passed with ``--approve`` (None: nothing yet).
+        require_approval: False only to judge the evidence alone (a dry run without
+            ``--approve``, or before prompting).
+    """
+    expected = approval_token(alias, verb)
+    reasons = run_reasons(runs, alias)
+    if not stop_command:
+        reasons.append(f"no stop_command for {alias} in config/hosts.yaml: rgt runs the "
+                       f"platform's '{verb}' only through it (fix: add stop_command: [argv…] "
+                       f"under hosts: {alias}:)")
+    if approval is not None and approval != expected:
+        reasons.append(f"approval {approval!r} is not the exact action {expected!r} "
+                       f"(fix: type or pass --approve {expected})")
+    elif approval is None and require_approval:
+        reasons.append(f"not approved (fix: type {expected} at the prompt, or pass "
+                       f"--approve {expected})")
+    return Decision(reasons, expected)
+
+
+def parse_survey(text: str) -> dict:
+    """The manifest builder's ``survey`` reply: ``{"root_exists", "runs": {id: {...}}}``.
+
+    Raises:
+        ValueError: the reply is not a survey (the message says what is wrong).
+    """
+    survey = json.loads(text)
+    if not isinstance(survey, dict) or survey.get("schema") != SURVEY_SCHEMA:
+        raise ValueError(f"not a {SURVEY_SCHEMA} reply")
+    runs = survey.get("runs")
+    if not isinstance(runs, dict) or not all(
+            isinstance(entry, dict) and ("manifest_sha256" in entry or "error" in entry)
+            for entry in runs.values()):
+        raise ValueError("runs is not {run id: {manifest_sha256 | error}}")
+    return {"root_exists": bool(survey.get("root_exists")), "runs": runs}
+
+
+def combine(survey_runs: Mapping[str, dict], running: set[str],
+            local: Mapping[str, tuple[str | None, str | None]]) -> list[RunEvidence]:
+    """Evidence per run from the host's survey, its running jobs and the local bundles.
+
+    ``local[run_id]`` is (verified manifest digest or None, damage or None).
+    """
+    return [RunEvidence(run_id, entry.get("manifest_sha256"), entry.get("error"),
+                        run_id in running, *local.get(run_id, (None, None)))
+            for run_id, entry in sorted(survey_runs.items())]

@@ -1,0 +1,131 @@
+"""Closeout: a pulled run becomes ``export/<run-id>`` only whole and verified.
+
+A run is assembled in ``<export>/.partial/<run-id>/``, verified (``rgt.pull.bundle``), stamped
+with ``PULL_VERIFIED.json`` and atomically renamed to ``<export>/<run-id>``. A failed attempt
+is renamed to ``<export>/../quarantine/<run-id>--<attempt>`` with a ``REASON.json``. Nothing is
+deleted and nothing already exported is rewritten.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rgt.atomic import fsync_dir, write_json
+from rgt.pull.bundle import REASON, VERIFIED, Problem, read_manifest, verify_bundle
+from rgt.pull.manifest import manifest_sha256
+from rgt.train.status import utc_now
+
+VERIFIED_SCHEMA = "rgt/pull-verified/v1"
+REASON_SCHEMA = "rgt/quarantine/v1"
+PARTIAL = ".partial"
+OTHER_MANIFEST = "export/{run_id} exists with another manifest"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Where an attempt ended: ``exported``, ``already`` (same manifest there) or
+    ``quarantined``; ``path`` is the bundle's final place."""
+
+    state: str
+    path: Path
+    reason: str = ""
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.state in ("exported", "already")
+
+
+def partial_dir(export: Path, run_id: str) -> Path:
+    """Where an attempt to pull ``run_id`` is assembled."""
+    return Path(export) / PARTIAL / run_id
+
+
+def quarantine_root(export: Path) -> Path:
+    """The quarantine directory next to ``export`` (same filesystem, so renames are atomic)."""
+    return Path(export).parent / "quarantine"
+
+
+def read_verified(bundle: Path) -> dict | None:
+    """A bundle's ``PULL_VERIFIED.json`` record, or None when absent, torn or of another kind."""
+    try:
+        record = json.loads((Path(bundle) / VERIFIED).read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(record, dict) or record.get("schema") != VERIFIED_SCHEMA:
+        return None
+    return record
+
+
+def existing_state(export: Path, run_id: str, digest: str) -> str:
+    """``absent``, ``same`` (verified with ``digest``) or ``other`` for ``export/<run_id>``."""
+    target = Path(export) / run_id
+    if not target.exists() and not target.is_symlink():
+        return "absent"
+    record = read_verified(target)
+    return "same" if record and record.get("manifest_sha256") == digest else "other"
+
+
+def verified_record(manifest: dict) -> dict:
+    """The ``PULL_VERIFIED.json`` body for a bundle whose every file matched ``manifest``."""
+    return {"schema": VERIFIED_SCHEMA, "run_id": manifest["run_id"],
+            "manifest_sha256": manifest_sha256(manifest), "files": len(manifest["files"]),
+            "bytes": sum(entry["bytes"] for entry in manifest["files"]),
+            "verified_at": utc_now()}
+
+
+def closeout(export: Path, run_id: str, allow_unsafe_pickle: bool = False) -> Outcome:
+    """Verify ``<export>/.partial/<run_id>`` and move it to ``export/<run_id>`` or quarantine.
+
+    An ``export/<run_id>`` verified with the same manifest makes this a no-op success (the
+    attempt stays where it is); one with another manifest sends the attempt to quarantine.
+    """
+    export, partial = Path(export), partial_dir(export, run_id)
+    problems = verify_bundle(partial, run_id, allow_unsafe_pickle)
+    if problems:
+        return quarantine(partial, export, run_id, "verification failed", problems)
+    manifest, _ = read_manifest(partial)
+    state = existing_state(export, run_id, manifest_sha256(manifest))
+    if state == "same":
+        return Outcome("already", export / run_id)
+    if state == "other":
+        return quarantine(partial, export, run_id, OTHER_MANIFEST.format(run_id=run_id), [])
+    write_json(partial / VERIFIED, verified_record(manifest))
+    os.rename(partial, export / run_id)
+    fsync_dir(partial.parent)
+    fsync_dir(export)
+    return Outcome("exported", export / run_id)
+
+
+def next_attempt(root: Path, run_id: str) -> int:
+    """One more than the highest ``<run_id>--N`` under ``root`` (1 when there is none)."""
+    numbers = [int(path.name.rsplit("--", 1)[1]) for path in Path(root).glob(f"{run_id}--*")
+               if path.name.rsplit("--", 1)[1].isdigit()]
+    return max(numbers, default=0) + 1
+
+
+def quarantine(partial: Path, export: Path, run_id: str, reason: str,
+               problems: list[Problem]) -> Outcome:
+    """Move an attempt to ``quarantine/<run_id>--<attempt>`` with its ``REASON.json``."""
+    root = quarantine_root(export)
+    root.mkdir(parents=True, exist_ok=True)
+    while True:
+        attempt = next_attempt(root, run_id)
+        target = root / f"{run_id}--{attempt}"
+        write_json(partial / REASON, {
+            "schema": REASON_SCHEMA, "run_id": run_id, "attempt": attempt, "reason": reason,
+            "problems": [problem.as_dict() for problem in problems],
+            "quarantined_at": utc_now()})
+        try:
+            # mkdir claims the name; a concurrent attempt that took it makes us try the next.
+            target.mkdir()
+        except FileExistsError:
+            continue
+        os.rename(partial, target)
+        break
+    fsync_dir(partial.parent)
+    fsync_dir(root)
+    return Outcome("quarantined", target, reason, list(problems))

@@ -1,0 +1,135 @@
+"""``rgt pull RUN_ID --host ALIAS``: bring a run home, verified; ``--verify-only DIR`` re-checks."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from rgt.errors import RgtError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``pull`` verb."""
+    parser = subparsers.add_parser(
+        "pull", help="pull a run from a host into export/<run-id>, verified by sha256 and load",
+        description="Have the host build the run's PULL_MANIFEST.json, pull every file it lists "
+                    "into <export>/.partial/<run-id> (resumable), verify sizes, hashes and "
+                    "checkpoints, write PULL_VERIFIED.json and move the bundle to "
+                    "<export>/<run-id>; a bundle that fails goes to quarantine/ with a reason. "
+                    "With --verify-only DIR, only verify a bundle already on disk.")
+    parser.add_argument("run_id", nargs="?", metavar="RUN_ID", help="the run to pull")
+    parser.add_argument("--host", metavar="ALIAS", help="the host's alias in config/hosts.yaml")
+    parser.add_argument("--hosts", default="config/hosts.yaml", help="the hosts file")
+    parser.add_argument("--ssh-config", help="ssh_config file instead of ~/.ssh/config")
+    parser.add_argument("--export", default="export", help="where verified runs go")
+    parser.add_argument("--verify-only", metavar="DIR", help="verify the bundle at DIR only")
+    parser.add_argument("--json", action="store_true", help="with --verify-only: print JSON")
+    parser.add_argument("--allow-unsafe-pickle", action="store_true",
+                        help="accept checkpoints whose pickle needs more than tensors (they are "
+                             "then not unpickled, so not checked for NaN/Inf)")
+    parser.set_defaults(func=run_pull)
+
+
+def run_pull(args: argparse.Namespace) -> int:
+    """Handler of ``rgt pull``."""
+    if args.verify_only:
+        if args.run_id or args.host:
+            raise RgtError("rgt pull --verify-only DIR takes no RUN_ID or --host",
+                           fix="run `rgt pull --verify-only DIR` alone")
+        return verify_only(Path(args.verify_only), args.json, args.allow_unsafe_pickle)
+    if not args.run_id or not args.host:
+        raise RgtError("rgt pull needs a RUN_ID and --host ALIAS (or --verify-only DIR)",
+                       fix="run `rgt pull RUN_ID --host ALIAS`")
+    return pull_run(args.run_id, args.host, Path(args.hosts), args.ssh_config,
+                    Path(args.export), args.allow_unsafe_pickle)
+
+
+def verify_only(bundle: Path, as_json: bool, allow_unsafe: bool) -> int:
+    """Verify ``bundle`` and print the problems; 0 only when there are none."""
+    from rgt.pull.bundle import verify_bundle
+
+    if not bundle.is_dir():
+        raise RgtError(f"--verify-only {bundle}: no such directory",
+                       fix="give the directory of a pulled run (e.g. export/<run-id>)")
+    problems = verify_bundle(bundle, allow_unsafe_pickle=allow_unsafe)
+    if as_json:
+        print(json.dumps({"ok": not problems,
+                          "problems": [problem.as_dict() for problem in problems]}, indent=2))
+    else:
+        print_problems(f"{bundle}", problems)
+    return 0 if not problems else 1
+
+
+def print_problems(title: str, problems: list) -> None:
+    """A readable table of ``problems`` (or one line saying the bundle holds)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    if not problems:
+        console.print(f"{title}: verified, every file matches its manifest")
+        return
+    table = Table(title=f"{title}: {len(problems)} problem(s)")
+    for column in ("path", "kind", "detail"):
+        table.add_column(column, overflow="fold")
+    for problem in problems:
+        table.add_row(problem.path, problem.kind, problem.detail)
+    console.print(table)
+
+
+def _host(alias: str, hosts: Path):
+    from rgt.hosts import host_entry
+
+    return host_entry(alias, hosts)
+
+
+def pull_run(run_id: str, alias: str, hosts: Path, ssh_config: str | None, export: Path,
+             allow_unsafe: bool) -> int:
+    """Pull, verify and close out one run; raise ``RgtError`` when it ends in quarantine."""
+    from rgt.pull.closeout import closeout, existing_state, partial_dir
+    from rgt.pull.fetch import build_manifest, fetch_manifest, refuse_if_running, transfer_bundle
+    from rgt.pull.manifest import manifest_sha256
+    from rgt.remote.ssh import RemoteHost, resolve_host
+
+    check_run_id(run_id)
+    entry = _host(alias, hosts)
+    root, partial = entry.root(Path.cwd()), partial_dir(export, run_id)
+    with RemoteHost(resolve_host(alias, ssh_config)) as host:
+        refuse_if_running(host, root, run_id)
+        manifest = build_manifest(host, entry.python, root, run_id)
+        if existing_state(export, run_id, manifest_sha256(manifest)) == "same":
+            print(f"{export / run_id}: already pulled and verified with this manifest")
+            return 0
+        totals = manifest["totals"]
+        print(f"pulling run {run_id} from {alias}: {totals['files']} files, "
+              f"{totals['bytes']:,} bytes into {partial}", flush=True)
+        fetch_manifest(host, root, manifest, partial)
+        stats = transfer_bundle(host, root, manifest, partial)
+    print(f"transferred {stats.bytes_sent:,} bytes ({stats.files} files; "
+          f"{stats.files_skipped} already here); verifying", flush=True)
+    return report(closeout(export, run_id, allow_unsafe), run_id)
+
+
+def report(outcome, run_id: str) -> int:
+    """Print where the attempt ended; raise for a quarantined one."""
+    if outcome.ok:
+        print(f"{outcome.path}: verified" if outcome.state == "exported"
+              else f"{outcome.path}: already pulled and verified with this manifest")
+        return 0
+    if outcome.problems:
+        print_problems(f"run {run_id}", outcome.problems)
+    raise RgtError(f"run {run_id} failed closeout ({outcome.reason}); the attempt is kept in "
+                   f"{outcome.path} (see its REASON.json)",
+                   fix="read the problems above; pull again to make a fresh attempt")
+
+
+def check_run_id(run_id: str) -> str:
+    """``run_id`` when it is a plain directory name; a user error otherwise."""
+    from rgt.pull.manifest import ManifestError
+    from rgt.pull.manifest import check_run_id as check
+
+    try:
+        return check(run_id)
+    except ManifestError as error:
+        raise RgtError(str(error), fix="give a run id as `rgt status` lists it") from None
