@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "rgt.plan",
     "rgt.platforms.command",
     "rgt.remote.command",
+    "rgt.watch.command",
     "rgt.pull.command",
     "rgt.down.command",
 )

@@ -145,8 +145,9 @@ def test_survey_rebuilds_every_run_and_reports_what_cannot_be_built(tmp_path):
     assert "run/link (symlink)" in survey["runs"]["bbbb"]["error"]
     assert survey["runs"]["cccc"]["files"] == 0
     assert (tmp_path / "jobs" / "aaaa" / "PULL_MANIFEST.json").is_file()
+    assert survey["jobs"] == ["aaaa", "bbbb"]  # as the host had them, before any manifest
     assert builder.survey(str(tmp_path / "missing")) == {
-        "schema": "rgt/pull-survey/v1", "root_exists": False, "runs": {}}
+        "schema": "rgt/pull-survey/v1", "root_exists": False, "runs": {}, "jobs": []}
 
 
 def _run_source(cwd: Path, *args: str) -> subprocess.CompletedProcess:

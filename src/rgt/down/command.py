@@ -78,7 +78,7 @@ def gather(alias: str, entry, root: str, export: Path, ssh_config: str | None):
             raise RgtError(f"{alias}: unreadable survey reply ({error}): {reply[:200]!r}",
                            fix=f"check that python: ({entry.python}) runs plain Python 3 on "
                                "the host") from None
-        jobs = job_states(host, root, sorted(survey["runs"]))
+        jobs = job_states(host, root, sorted(set(survey["runs"]) | set(survey["jobs"])))
     running = {run_id for run_id, status in jobs.items() if status.state == "running"}
     local = {run_id: local_evidence(export, run_id) for run_id in survey["runs"]}
     return combine(survey["runs"], running, local), survey["root_exists"]
@@ -86,8 +86,7 @@ def gather(alias: str, entry, root: str, export: Path, ssh_config: str | None):
 
 def local_evidence(export: Path, run_id: str) -> tuple[str | None, str | None]:
     """(the verified manifest digest of ``export/<run_id>`` or None, damage or None)."""
-    from rgt.pull.bundle import shallow_problems
-    from rgt.pull.closeout import read_verified
+    from rgt.pull.closeout import read_verified, shallow_problems
 
     record = read_verified(export / run_id)
     if record is None or not isinstance(record.get("manifest_sha256"), str):
@@ -124,7 +123,8 @@ def show(alias: str, entry, platform: dict, root: str, runs, root_exists: bool) 
         table.add_column(column, overflow="fold")
     for run in runs:
         why = run.not_pulled()
-        table.add_row(run.run_id, "no" if why else "verified", why or "")
+        state = "no" if why else ("empty" if run.remote_files == 0 else "verified")
+        table.add_row(run.run_id, state, why or "")
     console.print(table)
     command = list(entry.stop_command) if entry.stop_command else "none configured"
     console.print(f"  stop command (local, no shell): {command}")

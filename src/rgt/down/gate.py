@@ -27,11 +27,15 @@ class RunEvidence:
     """``PULL_VERIFIED.json``'s manifest digest (None: no verified bundle)."""
     local_damage: str | None = None
     """Why the verified bundle no longer holds (files gone or resized), if it does not."""
+    remote_files: int | None = None
+    """How many files the host's manifest lists (0: an empty directory, nothing to lose)."""
 
     def not_pulled(self) -> str | None:
         """Why this run is not safely pulled, or None when it is."""
         if self.running:
             return "its job is still running on the host"
+        if self.remote_files == 0 and not self.remote_error:
+            return None
         if self.remote_error or self.remote_sha256 is None:
             return f"the host cannot build its manifest: {self.remote_error or 'no reply'}"
         if self.local_sha256 is None:
@@ -114,15 +118,22 @@ def parse_survey(text: str) -> dict:
             isinstance(entry, dict) and ("manifest_sha256" in entry or "error" in entry)
             for entry in runs.values()):
         raise ValueError("runs is not {run id: {manifest_sha256 | error}}")
-    return {"root_exists": bool(survey.get("root_exists")), "runs": runs}
+    jobs = survey.get("jobs", [])
+    if not isinstance(jobs, list) or not all(isinstance(job, str) for job in jobs):
+        raise ValueError("jobs is not a list of run ids")
+    return {"root_exists": bool(survey.get("root_exists")), "runs": runs, "jobs": jobs}
 
 
 def combine(survey_runs: Mapping[str, dict], running: set[str],
             local: Mapping[str, tuple[str | None, str | None]]) -> list[RunEvidence]:
     """Evidence per run from the host's survey, its running jobs and the local bundles.
 
-    ``local[run_id]`` is (verified manifest digest or None, damage or None).
+    ``local[run_id]`` is (verified manifest digest or None, damage or None). A running job
+    with no run or checkpoint directory yet is evidence too: it blocks like any running run.
     """
-    return [RunEvidence(run_id, entry.get("manifest_sha256"), entry.get("error"),
-                        run_id in running, *local.get(run_id, (None, None)))
+    runs = [RunEvidence(run_id, entry.get("manifest_sha256"), entry.get("error"),
+                        run_id in running, *local.get(run_id, (None, None)),
+                        remote_files=entry.get("files"))
             for run_id, entry in sorted(survey_runs.items())]
+    return runs + [RunEvidence(run_id, running=True)
+                   for run_id in sorted(running - set(survey_runs))]

@@ -114,6 +114,7 @@ def verify_bundle(bundle: Path, run_id: str | None = None,
     if manifest is None:
         return problems
     problems += run_id_problems(bundle, manifest, run_id or expected_run_id(bundle))
+    problems += stamp_problems(bundle, manifest)
     listed = {e["path"]: e for e in manifest["files"] if not path_problem(e["path"])}
     problems += [p for rel, entry in listed.items() if (p := file_problem(bundle, entry))]
     problems += unlisted_problems(bundle, set(listed))
@@ -123,23 +124,17 @@ def verify_bundle(bundle: Path, run_id: str | None = None,
     return problems
 
 
-def shallow_problems(bundle: Path, digest: str) -> list[Problem]:
-    """A cheap re-check of a verified bundle (no hashing, no loading): its manifest still has
-    identity ``digest`` and every listed file is still there with its size."""
-    bundle = Path(bundle)
-    manifest, problems = read_manifest(bundle)
-    if manifest is None or problems:
-        return problems
-    if manifest_sha256(manifest) != digest:
-        return [Problem(MANIFEST, "hash", "is not the manifest PULL_VERIFIED.json vouches for")]
-    found = []
-    for entry in manifest["files"]:
-        path = bundle / entry["path"]
-        if not _is_file(path):
-            found.append(Problem(entry["path"], "missing", "gone since the pull"))
-        elif path.stat().st_size != entry["bytes"]:
-            found.append(Problem(entry["path"], "size", "resized since the pull"))
-    return found
+def stamp_problems(bundle: Path, manifest: dict) -> list[Problem]:
+    """A ``PULL_VERIFIED.json`` that vouches for another manifest than the bundle's (``hash``)."""
+    try:
+        stamp = json.loads((bundle / VERIFIED).read_text())
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError) as error:
+        return [Problem(VERIFIED, "unloadable", f"not JSON: {error}")]
+    if not isinstance(stamp, dict) or stamp.get("manifest_sha256") != manifest_sha256(manifest):
+        return [Problem(VERIFIED, "hash", "vouches for another manifest than PULL_MANIFEST.json")]
+    return []
 
 
 def run_id_problems(bundle: Path, manifest: dict, expected: str) -> list[Problem]:

@@ -14,7 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rgt.atomic import fsync_dir, write_json
-from rgt.pull.bundle import REASON, VERIFIED, Problem, read_manifest, verify_bundle
+from rgt.pull.bundle import (
+    MANIFEST,
+    REASON,
+    VERIFIED,
+    Problem,
+    read_manifest,
+    verify_bundle,
+)
 from rgt.pull.manifest import manifest_sha256
 from rgt.train.status import utc_now
 
@@ -98,6 +105,25 @@ def closeout(export: Path, run_id: str, allow_unsafe_pickle: bool = False) -> Ou
     fsync_dir(partial.parent)
     fsync_dir(export)
     return Outcome("exported", export / run_id)
+
+
+def shallow_problems(bundle: Path, digest: str) -> list[Problem]:
+    """A cheap re-check of a verified bundle (no hashing, no loading): its manifest still has
+    identity ``digest`` and every listed file is still there with its size."""
+    bundle = Path(bundle)
+    manifest, problems = read_manifest(bundle)
+    if manifest is None or problems:
+        return problems
+    if manifest_sha256(manifest) != digest:
+        return [Problem(MANIFEST, "hash", "is not the manifest PULL_VERIFIED.json vouches for")]
+    found = []
+    for entry in manifest["files"]:
+        path = bundle / entry["path"]
+        if not path.is_file() or path.is_symlink():
+            found.append(Problem(entry["path"], "missing", "gone since the pull"))
+        elif path.stat().st_size != entry["bytes"]:
+            found.append(Problem(entry["path"], "size", "resized since the pull"))
+    return found
 
 
 def next_attempt(root: Path, run_id: str) -> int:

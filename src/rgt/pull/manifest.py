@@ -154,10 +154,10 @@ def manifest_text(manifest: dict) -> str:
     return json.dumps(manifest, indent=2, sort_keys=True) + "\n"
 
 
-def run_ids(root: str) -> list:
-    """Every run id with a directory (or anything else) under ``runs/`` or ``checkpoints/``."""
+def run_ids(root: str, areas: tuple = ("runs", "checkpoints")) -> list:
+    """Every run id with a directory (or anything but a plain file) under ``areas``."""
     found = set()
-    for area in ("runs", "checkpoints"):
+    for area in areas:
         top = os.path.join(root, area)
         if os.path.isdir(top):
             found.update(name for name in os.listdir(top)
@@ -168,7 +168,9 @@ def run_ids(root: str) -> list:
 
 def survey(root: str) -> dict:
     """Rebuild (and write) the manifest of every run under ``root``: digests or errors by id."""
-    runs = {}
+    # Job records too (listed before the manifests below create any): a job launched seconds
+    # ago may not have its checkpoint directory yet.
+    runs, jobs = {}, run_ids(root, ("jobs",))
     for run_id in run_ids(root):
         try:
             manifest = build_and_write(root, run_id)
@@ -177,7 +179,8 @@ def survey(root: str) -> dict:
         else:
             runs[run_id] = {"manifest_sha256": manifest_sha256(manifest),
                             **manifest["totals"]}
-    return {"schema": "rgt/pull-survey/v1", "root_exists": os.path.isdir(root), "runs": runs}
+    return {"schema": "rgt/pull-survey/v1", "root_exists": os.path.isdir(root), "runs": runs,
+            "jobs": jobs}
 
 
 def main(argv: list) -> int:

@@ -15,6 +15,7 @@ from rgt.hashing import digest_json, sha256_file
 
 SKIP_PARTS = ("__pycache__",)
 REMOTE_CONFIG = "run-config.yaml"
+HOST_AUDIT = "host-audit.json"  # the phase-0 audit, pushed beside the config, sealed with runs
 
 
 def project_files() -> dict[str, Path]:

@@ -15,7 +15,13 @@ from pathlib import Path
 
 from rgt.errors import RgtError
 from rgt.hashing import sha256_file
-from rgt.remote.deploy import REMOTE_CONFIG, project_files, remote_config_text, tree_hash
+from rgt.remote.deploy import (
+    HOST_AUDIT,
+    REMOTE_CONFIG,
+    project_files,
+    remote_config_text,
+    tree_hash,
+)
 from rgt.remote.jobs import JobStatus, RemoteLayout, launch_script, parse_probe, probe_script
 from rgt.remote.snakejobs import SnakeJob
 from rgt.remote.ssh import RemoteHost
@@ -53,6 +59,7 @@ class RemoteRunner:
     pushed: dict[str, dict[str, str]] = field(default_factory=dict)  # tree -> {path: sha256}
     _environment_checked: bool = False
     _snakemake_checked: bool = False
+    host_audit: dict | None = None  # the latest phase-0 audit, sealed into each run record
 
     def deploy(self, config_file: Path) -> str:
         """Push the code tree and run config (resumable, verified); return the tree hash."""
@@ -61,10 +68,12 @@ class RemoteRunner:
         self.pushed[tree] = {rel: sha256_file(path) for rel, path in files.items()}
         config = remote_config_text(config_file, self.layout.runs, self.layout.checkpoints)
         with tempfile.TemporaryDirectory() as scratch:
-            config_path = Path(scratch) / REMOTE_CONFIG
-            config_path.write_text(config)
-            push(self.host, {**files, REMOTE_CONFIG: config_path},
-                 self.layout.code(tree))
+            extra = {REMOTE_CONFIG: Path(scratch) / REMOTE_CONFIG}
+            extra[REMOTE_CONFIG].write_text(config)
+            if self.host_audit is not None:
+                extra[HOST_AUDIT] = Path(scratch) / HOST_AUDIT
+                extra[HOST_AUDIT].write_text(json.dumps(self.host_audit, indent=1))
+            push(self.host, {**files, **extra}, self.layout.code(tree))
         self.check_environment(tree)
         return tree
 
@@ -74,6 +83,7 @@ class RemoteRunner:
 
         record = audit_host(self.host, self.layout.root, self.python, config_file, inode_cap)
         refuse_unless_fits(record)
+        self.host_audit = record
         return record
 
     def check_environment(self, tree: str) -> dict:
@@ -110,6 +120,8 @@ class RemoteRunner:
         secrets_file = self._write_secrets()
         command = [self.python, "-m", "rgt", "train", "--config", config_name,
                    "--run-id", run_id]
+        if self.host_audit is not None:
+            command += ["--host-audit", HOST_AUDIT]
         env = {"PYTHONPATH": f"{self.layout.code(tree)}/src", "PYTHONUNBUFFERED": "1"}
         script = launch_script(self.layout, run_id, self.layout.code(tree), command, env,
                                secrets_file, self.detach)

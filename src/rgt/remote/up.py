@@ -96,7 +96,9 @@ def audit_host(host: RemoteHost, root: str, python: str, config_file: str | Path
     """Query ``host`` and judge the config's planned runs against its disk (no refusal here)."""
     from rgt.config import load_config
     from rgt.runplan import plan_runs
+    from rgt.train.status import utc_now
 
     config = load_config(config_file)
     plan = checkpoint_plan(config, len(plan_runs(config)))
-    return audit(query_host(host, root, python), root, plan, inode_cap)
+    record = audit(query_host(host, root, python), root, plan, inode_cap)
+    return {**record, "host": host.spec.alias, "audited_at": utc_now()}

@@ -14,6 +14,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "checkpoint; exits 75 after checkpointing on SIGTERM/SIGUSR1.")
     train.add_argument("--config", default="config/config.yaml", help="config file")
     train.add_argument("--run-id", required=True, help="a run id from `rgt plan`")
+    train.add_argument("--host-audit", help="the phase-0 audit of the host (JSON), sealed into "
+                                            "run.json (the executor passes it)")
     train.set_defaults(func=run_train)
     smoke = subparsers.add_parser(
         "smoke", help="CPU smoke gate: 2 optimizer steps of a variant, before training")
@@ -32,7 +34,20 @@ def run_train(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     spec = find_run(config, args.run_id)
     paths = config["paths"]
-    return train_run(spec, Path(paths["runs"]), Path(paths["checkpoints"]))
+    host_audit = _read_host_audit(args.host_audit) if args.host_audit else None
+    return train_run(spec, Path(paths["runs"]), Path(paths["checkpoints"]), host_audit)
+
+
+def _read_host_audit(path: str) -> dict:
+    import json
+
+    from rgt.errors import ConfigError
+
+    try:
+        return json.loads(Path(path).read_text())
+    except (OSError, ValueError) as error:
+        raise ConfigError(f"--host-audit {path}: not a readable JSON file ({error})",
+                          "pass the audit file `rgt up` or the executor wrote") from None
 
 
 def run_smoke(args: argparse.Namespace) -> int:

@@ -25,8 +25,11 @@ from rgt.train.status import RunStatus
 from rgt.train.trainer import Trainer
 
 
-def train_run(spec: RunSpec, runs_root: Path, checkpoints_root: Path) -> int:
+def train_run(spec: RunSpec, runs_root: Path, checkpoints_root: Path,
+              host_audit: dict | None = None) -> int:
     """Train (or resume) ``spec`` and seal ``runs_root/<run_id>``; returns the exit code.
+
+    ``host_audit`` (the rented host's phase-0 audit) is sealed into ``run.json``.
 
     Exit codes: 0 finished or already sealed, 75 preempted (checkpointed, rerun to resume).
     Failures raise after recording ``failed`` in ``status.json``.
@@ -50,7 +53,7 @@ def train_run(spec: RunSpec, runs_root: Path, checkpoints_root: Path) -> int:
         status.set("preempted", trainer.step, EXIT_PREEMPTED)
         logger.info("preempted at step %d: checkpoint saved; rerun to resume", trainer.step)
         return EXIT_PREEMPTED
-    seal_run(run_dir, spec, trainer, determinism, started, status.attempts)
+    seal_run(run_dir, spec, trainer, determinism, started, status.attempts, host_audit)
     status.set("finished", trainer.step, 0)
     logger.info("finished: sealed %s", run_dir)
     return 0

@@ -28,7 +28,7 @@ def is_sealed(run_dir: Path, run_id: str) -> bool:
 
 
 def seal_run(run_dir: Path, spec: RunSpec, trainer, determinism: dict, started: float,
-             attempts: int) -> dict:
+             attempts: int, host_audit: dict | None = None) -> dict:
     """Write the run's files atomically, ``run.json`` last; return the run record."""
     run_dir.mkdir(parents=True, exist_ok=True)
     atomic.write_text(run_dir / "config.yaml", yaml.safe_dump(spec.config, sort_keys=True))
@@ -36,7 +36,7 @@ def seal_run(run_dir: Path, spec: RunSpec, trainer, determinism: dict, started: 
     selected = trainer.selection["model"]
     with atomic.atomic_open(run_dir / "model.pt") as handle:
         torch.save(selected, handle)
-    record = run_record(spec, trainer, determinism, started, attempts)
+    record = run_record(spec, trainer, determinism, started, attempts, host_audit)
     atomic.write_json(run_dir / "run.json", record)
     return record
 
@@ -52,7 +52,8 @@ def history_csv(history: list[dict]) -> str:
     return buffer.getvalue()
 
 
-def run_record(spec: RunSpec, trainer, determinism: dict, started: float, attempts: int) -> dict:
+def run_record(spec: RunSpec, trainer, determinism: dict, started: float, attempts: int,
+               host_audit: dict | None = None) -> dict:
     """The ``run.json`` content (schema ``rgt/run/v1``)."""
     commit, dirty = git_state()
     return {
@@ -68,4 +69,5 @@ def run_record(spec: RunSpec, trainer, determinism: dict, started: float, attemp
         "selected_step": trainer.selection["step"],
         "weights_sha256": state_dict_sha256(trainer.model.state_dict()),
         "selected_weights_sha256": state_dict_sha256(trainer.selection["model"]),
+        "host_audit": host_audit,
     }

@@ -243,6 +243,65 @@ def case_disk_full(work: Path) -> None:
          "(unshare -rm; mount -t tmpfs -o size=16k)", layout, run_id, train_log=kept)
 
 
+def case_snapshot(work: Path) -> None:
+    """The snapshot script's real output over a planted root (saved as snapshot/planted.txt).
+
+    running: a detached launch_script job (sleep) with a fresh heartbeat; finished: sealed, exit
+    0; failed: exit 1 with the code_error logs; dead: a pid that is gone, no exit; bare: only
+    checkpoints/ with a status.json naming a live process that carries the run id; plus a
+    watchdog heartbeat and ALARM.
+    """
+    from rgt.train.status import utc_now
+    from rgt.watch.collect import snapshot_script
+
+    layout = RemoteLayout(str(work))
+    now = utc_now()
+    ckpt = Path(layout.checkpoints)
+
+    def files(run_id: str, **named: object) -> None:
+        (ckpt / run_id).mkdir(parents=True, exist_ok=True)
+        for name, body in named.items():
+            (ckpt / run_id / f"{name}.json").write_text(json.dumps(body, indent=2,
+                                                                   sort_keys=True) + "\n")
+
+    subprocess.run(["bash", "-c", launch_script(layout, "running0", str(work), ["sleep", "60"],
+                                                {}, None, "setsid")], check=True, timeout=30)
+    files("running0", status={"state": "running", "pid": 1, "step": 10, "total_steps": 100,
+                              "started_at": now, "updated_at": now},
+          heartbeat={"step": 42, "total_steps": 100, "loss": 0.25, "pid": 1, "updated_at": now})
+    for run_id, code in (("finished0", 0), ("failed0", 1), ("dead0", None)):
+        job = Path(layout.job(run_id))
+        job.mkdir(parents=True)
+        (job / "launches").write_text("1\n")
+        (job / "pid").write_text("999999999\n")
+        if code is not None:
+            (job / "exit_code").write_text(f"{code}\n")
+    files("finished0", status={"state": "finished", "step": 100, "total_steps": 100})
+    (Path(layout.runs) / "finished0").mkdir(parents=True)
+    (Path(layout.runs) / "finished0" / "run.json").write_text("{}\n")
+    for name in ("train.log", "job.log"):
+        text = (HERE / "code_error" / name).read_text().split("\n", 1)[1]
+        target = (ckpt / "failed0" / name) if name == "train.log" else Path(
+            layout.job("failed0")) / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+    bare = subprocess.Popen(["bash", "-c", ": bare0; sleep 60; true"], start_new_session=True)
+    files("bare0", status={"state": "running", "pid": bare.pid, "step": 0, "total_steps": 5})
+    (work / "watchdog").mkdir()
+    (work / "watchdog" / "heartbeat.json").write_text(json.dumps({"updated_at": now}))
+    (work / "watchdog" / "ALARM").write_text(json.dumps({"message": "host idle for 1800 s"}))
+    try:
+        out = subprocess.run(["bash", "-c", snapshot_script(str(work))], capture_output=True,
+                             text=True, timeout=60, check=True).stdout
+    finally:
+        os.killpg(int((Path(layout.job("running0")) / "pid").read_text()), signal.SIGKILL)
+        os.killpg(bare.pid, signal.SIGKILL)
+    (HERE / "snapshot").mkdir(exist_ok=True)
+    (HERE / "snapshot" / "planted.txt").write_text(
+        f"# snapshot: real output of snapshot_script over a planted root ({work}; see "
+        "case_snapshot in tests/data/logs/capture.py)\n" + out)
+
+
 def main() -> None:
     cases = [name for name in globals() if name.startswith("case_")]
     chosen = sys.argv[1:] or [name.removeprefix("case_") for name in cases]

@@ -1,0 +1,125 @@
+"""``rgt watch`` (on the laptop) and ``rgt watchdog`` (on the host)."""
+
+from __future__ import annotations
+
+import argparse
+
+from rgt.errors import ConfigError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``watch`` and ``watchdog`` verbs."""
+    watch = subparsers.add_parser(
+        "watch", help="live view of every run on every registered host",
+        description="Show every run on the hosts of config/hosts.yaml (or the --host ones): "
+                    "state computed from pid, exit and heartbeat files, step, loss, "
+                    "throughput, ETA, heartbeat age, GPU use, money spent and projected, and "
+                    "the cause of a failure. One short SSH command per host per refresh.")
+    watch.add_argument("--host", action="append", metavar="ALIAS",
+                       help="only this registered host (repeatable)")
+    watch.add_argument("--hosts", default="config/hosts.yaml", help="the hosts file")
+    watch.add_argument("--ssh-config", help="ssh_config file instead of ~/.ssh/config")
+    watch.add_argument("--once", action="store_true", help="one refresh, then exit")
+    watch.add_argument("--json", action="store_true", help="print the rows as JSON (with --once)")
+    watch.add_argument("--interval", type=float, default=5.0, help="seconds between refreshes")
+    watch.set_defaults(func=run_watch)
+    dog = subparsers.add_parser(
+        "watchdog", help="(runs on the host) keep run state and raise the idle alarm",
+        description="Started detached next to the jobs. Writes <root>/watchdog/heartbeat.json "
+                    "and status.json every interval, raises <root>/watchdog/ALARM when no job "
+                    "has run for --idle-alarm-after seconds, runs --stop-command once only "
+                    "with --auto-stop --stop-irreversible false, then exits.")
+    dog.add_argument("--root", required=True, help="the project directory on this host")
+    dog.add_argument("--interval", type=float, default=30.0, help="seconds between checks")
+    dog.add_argument("--idle-alarm-after", type=float, default=1800.0,
+                     help="seconds with no running job before the alarm")
+    dog.add_argument("--stall-after", type=float, default=600.0,
+                     help="a job without progress for this long is stalled")
+    dog.add_argument("--auto-stop", action="store_true",
+                     help="run --stop-command after the alarm (the user opted in)")
+    dog.add_argument("--stop-irreversible", choices=("true", "false"),
+                     help="what the platform data says of the stop verb; auto-stop needs false")
+    dog.add_argument("--stop-command", nargs=argparse.REMAINDER, default=[],
+                     help="the stop command and its arguments (must come last)")
+    dog.set_defaults(func=run_watchdog_verb)
+
+
+def run_watch(args: argparse.Namespace) -> int:
+    """Handler of ``rgt watch``."""
+    from pathlib import Path
+
+    from rgt.watch.poll import HostPoller
+
+    if args.json and not args.once:
+        raise ConfigError("rgt watch --json prints one refresh", "add --once")
+    if args.interval <= 0:
+        raise ConfigError(f"--interval {args.interval:g} is not positive",
+                          "give the seconds between refreshes, e.g. --interval 5")
+    poller = HostPoller(selected_hosts(args.hosts, args.host), args.ssh_config, Path.cwd())
+    try:
+        if args.once:
+            return _print_once(poller.refresh(), args.json)
+        return _live(poller, args.interval)
+    finally:
+        poller.close()
+
+
+def selected_hosts(path: str, aliases: list[str] | None) -> list:
+    """The registered hosts to watch: all of ``path``, or the named ones (each registered)."""
+    from rgt.hosts import EXAMPLE, host_entry, load_hosts
+
+    if aliases:
+        return [host_entry(alias, path) for alias in dict.fromkeys(aliases)]
+    hosts = load_hosts(path)
+    if not hosts:
+        raise ConfigError(f"no hosts are registered in {path}",
+                          f"copy {EXAMPLE} to {path} and add your hosts, or pass --hosts FILE")
+    return list(hosts.values())
+
+
+def _print_once(rows: list[dict], as_json: bool) -> int:
+    import json
+
+    from rich.console import Console
+
+    from rgt.watch.rows import json_number
+    from rgt.watch.view import render
+
+    if as_json:
+        safe = [{key: json_number(value) for key, value in row.items()} for row in rows]
+        print(json.dumps(safe, indent=2, sort_keys=True))
+    else:
+        console = Console()
+        (console if console.is_terminal else Console(width=200)).print(render(rows))
+    return 0
+
+
+def _live(poller, interval: float) -> int:
+    import time
+
+    from rich.live import Live
+
+    from rgt.watch.view import render
+
+    try:
+        with Live(render(poller.refresh()), auto_refresh=False) as live:
+            while True:
+                time.sleep(interval)
+                live.update(render(poller.refresh()), refresh=True)
+    except KeyboardInterrupt:
+        return 0  # leaving the view is how it ends; nothing on the hosts changes
+
+
+def run_watchdog_verb(args: argparse.Namespace) -> int:
+    """Handler of ``rgt watchdog``."""
+    from rgt.watch.watchdog import Settings, run_watchdog
+
+    for name in ("interval", "idle_alarm_after", "stall_after"):
+        if getattr(args, name) <= 0:
+            raise ConfigError(f"--{name.replace('_', '-')} {getattr(args, name):g} is not "
+                              "positive", "give a number of seconds above 0")
+    irreversible = None if args.stop_irreversible is None else args.stop_irreversible == "true"
+    return run_watchdog(Settings(
+        root=args.root, interval_s=args.interval, idle_alarm_after_s=args.idle_alarm_after,
+        stall_after_s=args.stall_after, auto_stop=args.auto_stop,
+        stop_irreversible=irreversible, stop_command=list(args.stop_command)))

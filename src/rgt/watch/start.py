@@ -1,0 +1,80 @@
+"""Controller side of the watchdog: the shell text that starts it on the host, and its options.
+
+The job launcher runs ``watchdog_start_script(...)`` over SSH right after launching a job. The
+script returns at once; it starts ``python -m rgt watchdog`` detached (setsid + nohup) only when
+no live watchdog of this root already runs. A live one is told apart from a reused pid by the
+marker ``: rgt-watchdog <root>`` in the detached wrapper's argv (as ``probe_script`` does with
+the run id); the watchdog itself also holds an exclusive lock on ``<root>/watchdog/lock``, so
+two launches racing each other still leave one watchdog.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from rgt.errors import ConfigError
+from rgt.hosts import HostEntry
+
+
+def watchdog_dir(root: str) -> str:
+    """Where the watchdog keeps its pid, log, heartbeat, status, ALARM and STOPPED files."""
+    return f"{root}/watchdog"
+
+
+def watchdog_marker(root: str) -> str:
+    """The text in the detached wrapper's argv that identifies this root's watchdog."""
+    return f": {shlex.quote(f'rgt-watchdog {root}')};"
+
+
+def watchdog_start_script(root: str, python: str, pythonpath: str, options: list[str]) -> str:
+    """Shell text that starts the watchdog of ``root`` detached unless a live one runs.
+
+    ``python`` is the host's interpreter, ``pythonpath`` the directory holding the ``rgt``
+    package (the pushed code tree's ``src``), ``options`` the extra ``rgt watchdog`` arguments
+    (see ``watchdog_options``). Prints ``watchdog: running <pid>`` or ``watchdog: started <pid>``;
+    exits 0 either way.
+    """
+    directory = shlex.quote(watchdog_dir(root))
+    marker = watchdog_marker(root)
+    command = " ".join(shlex.quote(part) for part in
+                       [python, "-m", "rgt", "watchdog", "--root", root, *options])
+    # The command after the watchdog keeps this bash (whose argv holds the marker) alive: bash
+    # would otherwise exec the last command of its -c string, and the marker would be gone.
+    body = shlex.quote(f"{marker} export PYTHONPATH={shlex.quote(pythonpath)}; "
+                       f"export PYTHONUNBUFFERED=1; {command}; "
+                       'echo "$(date -u +%FT%TZ) watchdog exited with status $?"')
+    return "\n".join([
+        "set -eu",
+        f"mkdir -p {directory}",
+        f"pid=$(cat {directory}/pid 2>/dev/null || echo -)",
+        f'if [ "$pid" != - ] && grep -qaF -- {shlex.quote(marker)} "/proc/$pid/cmdline" '
+        '2>/dev/null; then echo "watchdog: running $pid"; exit 0; fi',
+        f"setsid nohup bash -c {body} >> {directory}/watchdog.log 2>&1 < /dev/null &",
+        f'echo $! > {directory}/pid; echo "watchdog: started $!"',
+    ]) + "\n"
+
+
+def watchdog_options(entry: HostEntry, platform: dict) -> list[str]:
+    """``rgt watchdog`` options for a host from ``config/hosts.yaml`` and its platform facts.
+
+    Auto-stop is passed only when the user opted in (``auto_stop: true`` with a
+    ``host_stop_command``) and the platform's meter-stop verb is not irreversible; an opt-in on
+    a platform whose stop destroys something is refused here, before anything is launched.
+    """
+    options = ["--idle-alarm-after", str(entry.idle_alarm_after_s),
+               "--stall-after", str(entry.stall_after_s)]
+    if not entry.auto_stop:
+        return options
+    stop = platform["meter_stop"]
+    if stop["irreversible"]:
+        raise ConfigError(
+            f"host {entry.alias}: auto_stop is true, but {entry.platform}'s meter stop "
+            f"'{stop['verb']}' is irreversible ({stop.get('destroys', 'it destroys data')})",
+            f"set auto_stop: false for {entry.alias} in config/hosts.yaml; the watchdog will "
+            "still raise its idle alarm")
+    if not entry.host_stop_command:
+        raise ConfigError(f"host {entry.alias}: auto_stop is true but host_stop_command is "
+                          "not set", f"set host_stop_command for {entry.alias} in "
+                          "config/hosts.yaml (e.g. [shutdown, -h, now]) or auto_stop: false")
+    return [*options, "--auto-stop", "--stop-irreversible", "false", "--stop-command",
+            *entry.host_stop_command]

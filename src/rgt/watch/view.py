@@ -1,0 +1,99 @@
+"""The terminal view of ``rgt watch``: a rich table of the rows, refreshed live."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+COLOURS = {"running": "cyan", "stalled": "yellow", "finished": "green", "preempted": "magenta",
+           "failed": "red", "dead": "red", "unreachable": "bold red", "no_runs": "dim"}
+COLUMNS = ("run id", "host", "state", "step", "loss", "steps/s", "ETA", "heartbeat", "GPU",
+           "spent", "projected", "cause")
+
+
+def render(rows: list[dict]) -> Group:
+    """The runs table, then one line per host (uptime money, watchdog, alarm)."""
+    table = Table(title="rgt watch", expand=False)
+    for column in COLUMNS:
+        table.add_column(column, no_wrap=column in ("run id", "state"))
+    for row in rows:
+        if row["run_id"] is not None:
+            table.add_row(*run_cells(row))
+    return Group(table, *(host_line(row) for row in _first_per_host(rows)))
+
+
+def run_cells(row: dict) -> list[str]:
+    """The table cells of one run."""
+    state = row["state"]
+    step = f"{row['step']}/{row['total']}" if row.get("step") is not None else "-"
+    return [
+        row["run_id"], row["host"], f"[{COLOURS.get(state, 'white')}]{state}[/]", step,
+        _number(row.get("loss"), "{:.4f}"), _number(row.get("steps_per_s"), "{:.2f}"),
+        duration(row.get("eta_s")), duration(row.get("heartbeat_age_s")) + " ago"
+        if row.get("heartbeat_age_s") is not None else "-", gpu(row),
+        money(row.get("cost_so_far"), row.get("currency")),
+        money(row.get("cost_projected"), row.get("currency")),
+        row.get("cause") or "",
+    ]
+
+
+def host_line(row: dict) -> Text:
+    """One host's summary: reachability, uptime cost, watchdog age, alarm."""
+    if row["state"] == "unreachable":
+        return Text(f"{row['host']}: UNREACHABLE ({row.get('error')}); its runs' states are "
+                    "unknown", style="bold red")
+    parts = [f"{row['host']}: up {duration(row.get('host_uptime_s'))}"]
+    if row.get("host_cost_so_far") is not None:
+        parts.append(f"spent {money(row['host_cost_so_far'], row.get('currency'))}")
+    age = row.get("watchdog_age_s")
+    parts.append("no watchdog" if age is None else f"watchdog {duration(age)} ago")
+    if row["state"] == "no_runs":
+        parts.append("no runs")
+    text = Text(", ".join(parts))
+    if row.get("alarm"):
+        text.append(f"  ALARM: {row['alarm']}", style="bold red")
+    if row.get("auto_stopped"):
+        text.append(f"  auto-stopped with {row['auto_stopped']}", style="bold yellow")
+    return text
+
+
+def duration(seconds: float | None) -> str:
+    """``42s``, ``7m05s``, ``3h02m``, ``2d04h``; ``-`` when unknown."""
+    if seconds is None:
+        return "-"
+    whole = int(seconds)
+    if whole < 60:
+        return f"{whole}s"
+    if whole < 3600:
+        return f"{whole // 60}m{whole % 60:02d}s"
+    if whole < 86400:
+        return f"{whole // 3600}h{whole % 3600 // 60:02d}m"
+    return f"{whole // 86400}d{whole % 86400 // 3600:02d}h"
+
+
+def money(amount: float | None, currency: str | None) -> str:
+    return "-" if amount is None else f"{amount:.2f} {currency or ''}".strip()
+
+
+def gpu(row: dict) -> str:
+    """``97% 40.0G`` per GPU of the host, ``-`` without nvidia-smi."""
+    utils, memory = row.get("gpu_util"), row.get("gpu_memory_mib") or []
+    if not utils:
+        return "-"
+    return " ".join(f"{'?' if u is None else u}%"
+                    + ("" if i >= len(memory) or memory[i] is None else f" {memory[i] / 1024:.1f}G")
+                    for i, u in enumerate(utils))
+
+
+def _number(value, pattern: str) -> str:
+    if value is None:
+        return "-"
+    return pattern.format(value) if isinstance(value, (int, float)) else str(value)
+
+
+def _first_per_host(rows: list[dict]) -> list[dict]:
+    seen: dict[str, dict] = {}
+    for row in rows:
+        seen.setdefault(row["host"], row)
+    return list(seen.values())

@@ -1,0 +1,152 @@
+"""`rgt down` against the real loopback sshd: refused before the pull, allowed after it with the
+exact approval (the harmless stop_command leaves a file only then); a file changed on the host,
+a running job, a missing stop_command or a wrong approval refuse again; typed confirmation."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+
+import pytest
+import yaml
+from test_pull_ssh import RUN, build_site, plant_run, start_job, stop_job
+
+from rgt.cli import main
+from sshd import ALIAS
+
+pytestmark = [pytest.mark.integration, pytest.mark.ssh]
+APPROVE = f"{ALIAS}:terminate"
+
+
+@pytest.fixture
+def site(sshd_server, remote_dir, tmp_path, monkeypatch):
+    return build_site(sshd_server, remote_dir, tmp_path, monkeypatch)
+
+
+def down(site, *extra: str) -> int:
+    return main(["down", ALIAS, *site.args(*extra)])
+
+
+def test_down_is_refused_before_the_pull_and_allowed_after_it(site, capsys):
+    plant_run(site.root)
+    assert down(site, "--approve", APPROVE) == 1
+    err = capsys.readouterr().err
+    assert f"run {RUN} is not pulled: no verified bundle" in err
+    assert f"rgt pull {RUN} --host {ALIAS}" in err and not site.stopped.exists()
+    assert site.pull() == 0
+    capsys.readouterr()
+    assert down(site, "--approve", f"{ALIAS}:stop") == 1
+    assert f"is not the exact action '{APPROVE}'" in capsys.readouterr().err
+    assert down(site, "--dry-run", "--approve", APPROVE) == 0
+    out = capsys.readouterr().out
+    assert "meter-stop verb: terminate (irreversible)" in out
+    assert "trap: RunPod stop still bills the volume" in out and "still bills:" in out
+    assert "released after 30 days" in out and "dry run: allowed" in out
+    assert not site.stopped.exists()
+    assert down(site, "--approve", APPROVE) == 0
+    assert site.stopped.exists()
+
+
+def test_a_file_changed_on_the_host_after_the_pull_refuses_down_again(site, capsys):
+    plant_run(site.root)
+    assert site.pull() == 0
+    with open(site.root / "checkpoints" / RUN / "train.log", "a") as log:
+        log.write("a line written after the pull\n")
+    assert down(site, "--approve", APPROVE) == 1
+    assert "manifest changed since the pull" in capsys.readouterr().err
+    assert not site.stopped.exists()
+    assert down(site, "--dry-run") == 1
+
+
+def test_a_running_job_and_an_unpulled_second_run_are_each_listed(site, capsys):
+    plant_run(site.root)
+    assert site.pull() == 0
+    (site.root / "checkpoints" / "fedcba9876543210").mkdir(parents=True)
+    (site.root / "checkpoints" / "fedcba9876543210" / "train.log").write_text("epoch 1\n")
+    (site.root / "checkpoints" / "0f0f0f0f0f0f0f0f").mkdir()  # empty: nothing to lose
+    process = start_job(site.root)
+    just_launched = start_job(site.root, "0000111122223333")  # no run directories yet
+    try:
+        assert down(site, "--approve", APPROVE) == 1
+    finally:
+        stop_job(process)
+        stop_job(just_launched)
+    captured = capsys.readouterr()
+    assert f"run {RUN} is not pulled: its job is still running" in captured.err
+    assert "run 0000111122223333 is not pulled: its job is still running" in captured.err
+    assert "run fedcba9876543210 is not pulled: no verified bundle" in captured.err
+    assert "0f0f0f0f0f0f0f0f" not in captured.err and "empty" in captured.out
+    assert "runs on rgt-loop: 4" in captured.out and not site.stopped.exists()
+
+
+def test_without_a_stop_command_down_is_refused_with_the_fix(site, capsys):
+    site.write_hosts(stop_command=None)
+    plant_run(site.root)
+    assert site.pull() == 0
+    assert down(site, "--approve", APPROVE) == 1
+    err = capsys.readouterr().err
+    assert f"no stop_command for {ALIAS}" in err and "add stop_command" in err
+
+
+def test_stale_platform_facts_are_warned_about(site, capsys):
+    facts = site.project / "config" / "platforms" / "runpod.yaml"
+    data = yaml.safe_load(facts.read_text())
+    data["meter_stop"]["verified"] = "2020-01"
+    facts.write_text(yaml.safe_dump(data, allow_unicode=True))
+    assert down(site, "--dry-run", "--approve", APPROVE) == 0  # no runs on the host yet
+    out = capsys.readouterr().out
+    assert "warning: meter_stop.verified is older than 6 months" in out
+    assert "does not exist on rgt-loop" in out
+
+
+def read_until(fd: int, text: bytes, timeout: float = 60) -> bytes:
+    """Read a pty until ``text`` shows up (or fail with what came)."""
+    seen, deadline = b"", time.monotonic() + timeout
+    while text not in seen and time.monotonic() < deadline:
+        if select.select([fd], [], [], 0.5)[0]:
+            try:
+                seen += os.read(fd, 4096)
+            except OSError:
+                break
+    assert text in seen, seen.decode(errors="replace")[-2000:]
+    return seen
+
+
+def typed_down(site, answer: str) -> tuple[int, str]:
+    """Run ``rgt down`` on a terminal and type ``answer`` at its prompt."""
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rgt", "down", ALIAS, *site.args()], cwd=site.project,
+        stdin=follower, stdout=follower, stderr=follower,
+        env={**os.environ, "COLUMNS": "300", "PYTHONUNBUFFERED": "1"})
+    os.close(follower)
+    try:
+        seen = read_until(leader, b"to run it")
+        os.write(leader, answer.encode() + b"\r")
+        process.wait(timeout=120)
+        while select.select([leader], [], [], 0.2)[0]:
+            try:
+                seen += os.read(leader, 4096)
+            except OSError:
+                break
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+        os.close(leader)
+    return process.returncode, seen.decode(errors="replace")
+
+
+def test_typed_confirmation_on_a_terminal(site):
+    plant_run(site.root)
+    assert main(["pull", RUN, "--host", ALIAS, *site.args()]) == 0
+    code, output = typed_down(site, f"{ALIAS}:destroy")
+    assert code == 1 and "is not the exact action" in output and not site.stopped.exists()
+    code, output = typed_down(site, APPROVE)
+    assert code == 0, output
+    assert site.stopped.exists()
+    assert json.loads((site.export / RUN / "PULL_VERIFIED.json").read_text())["run_id"] == RUN
