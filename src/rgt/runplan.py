@@ -93,6 +93,16 @@ def plan_runs(config: dict) -> list[RunSpec]:
     return runs
 
 
+def plugin_names(config: dict) -> list[str]:
+    """The user's ``package.module:attribute`` names (dataset, model) any planned run uses."""
+    names = set()
+    for exp_id, experiment in config["experiments"].items():
+        for variant in experiment["variants"]:
+            resolved = resolve_run_config(config, exp_id, variant, experiment["seeds"][0])
+            names.update((resolved["data"]["name"], resolved["model"]["name"]))
+    return sorted(name for name in names if ":" in name)
+
+
 def _spec(config: dict, exp_id: str, variant: str, seed: int, overrides: dict) -> RunSpec:
     resolved = resolve_run_config(config, exp_id, variant, seed)
     names = (resolved["data"]["name"], resolved["model"]["name"])

@@ -117,7 +117,8 @@ class Executor(RemoteExecutor):
     def _tree(self, config_file: str) -> str:
         if config_file not in self.trees:
             self._audit(self.project / config_file)
-            self.trees[config_file] = self.runner.deploy(self.project / config_file)
+            self.trees[config_file] = self.runner.deploy(self.project / config_file,
+                                                         self.project)
         return self.trees[config_file]
 
     def _audit(self, config_file: Path) -> None:

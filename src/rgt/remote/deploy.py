@@ -1,4 +1,5 @@
-"""What is pushed to a rented host: the project's code tree, hashed, plus the run config.
+"""What is pushed to a rented host: the project's code tree (the ``rgt`` package and the user's
+plugin modules), hashed, plus the run config.
 
 The host runs exactly the local code: the tree hash names the remote code directory, and the
 pushed files are verified by sha256 before a launch and again before results are pulled.
@@ -6,6 +7,7 @@ pushed files are verified by sha256 before a launch and again before results are
 
 from __future__ import annotations
 
+import importlib.machinery
 from pathlib import Path
 
 import yaml
@@ -28,6 +30,34 @@ def project_files() -> dict[str, Path]:
             for path in sorted(package.rglob("*"))
             if path.is_file() and not any(part in path.parts for part in SKIP_PARTS)
             and path.suffix not in (".pyc", ".tmp")}
+
+
+def plugin_files(config: dict, project: Path) -> dict[str, Path]:
+    """The user's plugin modules named in ``config`` that live in ``project``, as ``src/...``.
+
+    A module found in the project (its root or its ``src/``) goes with its whole top-level
+    package, so its own imports of sibling modules work on the host. A plugin installed
+    elsewhere (site-packages) is not shipped: the host's environment must provide it.
+    """
+    from rgt.runplan import plugin_names
+
+    files: dict[str, Path] = {}
+    for name in plugin_names(config):
+        files.update(_module_tree(name.split(":", 1)[0].split(".")[0], Path(project)))
+    return files
+
+
+def _module_tree(top: str, project: Path) -> dict[str, Path]:
+    roots = [project.resolve(), (project / "src").resolve()]
+    spec = importlib.machinery.PathFinder.find_spec(top, [str(root) for root in roots])
+    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+        return {}
+    origin = Path(spec.origin)
+    package = origin.name == "__init__.py"
+    root = origin.parent.parent if package else origin.parent  # the directory it was found in
+    sources = sorted(origin.parent.rglob("*.py")) if package else [origin]
+    return {f"src/{path.relative_to(root).as_posix()}": path for path in sources
+            if not any(part in path.parts for part in SKIP_PARTS)}
 
 
 def tree_hash(files: dict[str, Path]) -> str:

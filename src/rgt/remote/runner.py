@@ -18,6 +18,7 @@ from rgt.hashing import sha256_file
 from rgt.remote.deploy import (
     HOST_AUDIT,
     REMOTE_CONFIG,
+    plugin_files,
     project_files,
     remote_config_text,
     tree_hash,
@@ -61,9 +62,16 @@ class RemoteRunner:
     _snakemake_checked: bool = False
     host_audit: dict | None = None  # the latest phase-0 audit, sealed into each run record
 
-    def deploy(self, config_file: Path) -> str:
-        """Push the code tree and run config (resumable, verified); return the tree hash."""
-        files = project_files()
+    def deploy(self, config_file: Path, project: Path | None = None) -> str:
+        """Push the code tree and run config (resumable, verified); return the tree hash.
+
+        The tree is the ``rgt`` package plus the user's plugin modules kept in ``project``
+        (default: the config file's project, the directory above ``config/``).
+        """
+        from rgt.config import load_config
+
+        project = Path(project) if project else Path(config_file).resolve().parent.parent
+        files = {**project_files(), **plugin_files(load_config(config_file), project)}
         tree = tree_hash(files)
         self.pushed[tree] = {rel: sha256_file(path) for rel, path in files.items()}
         config = remote_config_text(config_file, self.layout.runs, self.layout.checkpoints)
