@@ -79,9 +79,22 @@ class LoopbackSshd:
         children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
         return [int(pid) for pid in children.read_text().split()]
 
+    def detached_pids(self) -> list[int]:
+        """Pids of processes whose command line names this server's disk (jobs, watchdogs)."""
+        needle, found = str(self.disk).encode(), []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit() and int(entry.name) != os.getpid():
+                with contextlib.suppress(OSError):
+                    if needle in (entry / "cmdline").read_bytes():
+                        found.append(int(entry.name))
+        return found
+
     def stop(self) -> None:
-        """Stop the listener and every connection it serves."""
+        """Stop the listener, every connection it serves, and what was left running on its
+        disk (detached jobs and watchdogs), as releasing a rented machine would."""
         for pid in self.session_pids() if self.process.poll() is None else []:
+            _kill_quietly(pid)
+        for pid in self.detached_pids():
             _kill_quietly(pid)
         if self.process.poll() is None:
             self.process.terminate()

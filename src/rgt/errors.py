@@ -34,5 +34,9 @@ class CheckpointError(RgtError):
     """No usable checkpoint, or a checkpoint that does not belong to this run."""
 
 
+class TrainingDiverged(RgtError):
+    """The loss became NaN or infinite: training stops before the bad step touches the weights."""
+
+
 class RunStateError(RgtError):
     """A run directory is missing files or belongs to another run."""

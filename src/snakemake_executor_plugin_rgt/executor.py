@@ -42,6 +42,7 @@ class Executor(RemoteExecutor):
         self.trees: dict[str, str] = {}
         self.backoff = 0
         self._warn_first_use(settings)
+        self.runner.watchdog_options = self._watchdog_options(settings)
 
     def _warn_first_use(self, settings) -> None:
         from rgt.remote.warnings_once import first_use_warnings
@@ -52,6 +53,20 @@ class Executor(RemoteExecutor):
             raise WorkflowError(f"rgt: {error}") from None
         for line in lines:
             self.logger.warning(f"rgt: {line}")
+
+    def _watchdog_options(self, settings) -> list[str]:
+        """The host's entry in config/hosts.yaml (defaults when absent) as watchdog options."""
+        from rgt.hosts import HostEntry, load_hosts
+        from rgt.platforms.facts import load_platform, project_platforms
+        from rgt.watch.start import watchdog_options
+
+        try:
+            hosts = load_hosts(self.project / "config" / "hosts.yaml")
+            entry = hosts.get(settings.host) or HostEntry(settings.host, settings.platform)
+            platform = load_platform(entry.platform, project_platforms(self.project))
+            return watchdog_options(entry, platform)
+        except RgtError as error:
+            raise WorkflowError(f"rgt: {error}") from None
 
     def run_job(self, job: JobExecutorInterface) -> None:
         """Deploy once, then reattach to a running (or finished) job or launch it detached.

@@ -118,6 +118,9 @@ def test_profile_trains_on_the_host_and_matches_a_local_run(host, tmp_path, smal
         remote_ckpts = host.disk / f"{profile}-root" / "checkpoints" / run_id
         assert list(remote_ckpts.glob("step-*.pt")), "checkpoints stay on the host's disk"
         assert launches(host, f"{profile}-root", run_id) == 1
+    # The host's watchdog was started with the training and keeps its own heartbeat.
+    beat = json.loads((host.disk / f"{profile}-root" / "watchdog" / "heartbeat.json").read_text())
+    assert beat["pid"] > 0
     reference = tmp_path / "reference"
     reference.mkdir()
     make_project(reference, small)

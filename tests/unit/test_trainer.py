@@ -71,3 +71,23 @@ def test_selection_reads_validation_and_history_has_one_row_per_epoch(spec):
     best = max(trainer.history, key=lambda row: row["val_accuracy"])
     assert trainer.selection["step"] == best["step"]
     assert trainer.selection["value"] == best["val_accuracy"]
+
+
+def test_a_diverging_loss_stops_training_before_it_touches_the_weights(tiny_config):
+    from rgt.errors import TrainingDiverged
+
+    tiny_config["defaults"]["train"].update(lr=1e12, optimizer="sgd")
+    configure(1)
+    trainer = _trainer(plan_runs(load_config(tiny_config))[0])
+    while not trainer.finished:
+        before, step = state_dict_sha256(trainer.model.state_dict()), trainer.step
+        try:
+            trainer.train_step()
+        except TrainingDiverged as error:
+            assert f"at step {step + 1}" in error.message and error.fix
+            assert "loss = nan" in error.message or "loss = inf" in error.message
+            break
+    else:
+        pytest.fail("lr=1e12 should diverge")
+    assert trainer.step == step
+    assert state_dict_sha256(trainer.model.state_dict()) == before

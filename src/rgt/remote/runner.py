@@ -61,6 +61,7 @@ class RemoteRunner:
     _environment_checked: bool = False
     _snakemake_checked: bool = False
     host_audit: dict | None = None  # the latest phase-0 audit, sealed into each run record
+    watchdog_options: list[str] | None = None  # start the host's watchdog with each training
 
     def deploy(self, config_file: Path, project: Path | None = None) -> str:
         """Push the code tree and run config (resumable, verified); return the tree hash.
@@ -133,6 +134,17 @@ class RemoteRunner:
         env = {"PYTHONPATH": f"{self.layout.code(tree)}/src", "PYTHONUNBUFFERED": "1"}
         script = launch_script(self.layout, run_id, self.layout.code(tree), command, env,
                                secrets_file, self.detach)
+        self.host.run(["bash", "-c", script], timeout=60)
+        self._start_watchdog(tree)
+
+    def _start_watchdog(self, tree: str) -> None:
+        """Keep heartbeats, status and the idle alarm going on the host when we are gone."""
+        from rgt.watch.start import watchdog_start_script
+
+        if self.watchdog_options is None:
+            return
+        script = watchdog_start_script(self.layout.root, self.python,
+                                       f"{self.layout.code(tree)}/src", self.watchdog_options)
         self.host.run(["bash", "-c", script], timeout=60)
 
     def launch_snakejob(self, job: SnakeJob) -> None:

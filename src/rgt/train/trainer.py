@@ -16,6 +16,7 @@ import torch
 import torch.nn.functional as F
 
 from rgt.data import Dataset, positions
+from rgt.errors import TrainingDiverged
 from rgt.evaluate.scoring import is_better, score
 from rgt.hashing import digest_json
 from rgt.models import build_model
@@ -123,10 +124,17 @@ class Trainer:
         self.model.train()
         self.optimizer.zero_grad(set_to_none=True)
         loss = F.cross_entropy(self.model(inputs), labels)
+        value = loss.item()
+        if not math.isfinite(value):
+            # Stop before the step: a diverged run must not bill on, and its last checkpoint
+            # stays clean for a post-mortem.
+            raise TrainingDiverged(
+                f"non-finite loss: loss = {value} at step {self.step + 1}",
+                "lower train.lr or add weight decay, and check the inputs for NaN/Inf; the "
+                "changed config is a new run id, the diverged run's checkpoints stay on disk")
         loss.backward()
         self.optimizer.step()
         self.scheduler.step()
-        value = loss.item()
         self.step += 1
         self.batch_in_epoch += 1
         self.epoch_loss = [self.epoch_loss[0] + value, self.epoch_loss[1] + 1]
