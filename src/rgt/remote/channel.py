@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 
 import paramiko
 
-CHUNK = 1 << 20
+CHUNK = 4 << 20  # a bulk window's worth: take all that is buffered (see ssh.BULK_WINDOW)
 PACKET = 1 << 15  # paramiko's maximum packet payload: each send moves at most this
 POLL_S = 0.1
 # A channel closed without an exit status means either a dropped transport or a command killed
