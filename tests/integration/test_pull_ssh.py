@@ -18,11 +18,12 @@ import torch
 import yaml
 
 from conftest import ROOT
+from faults import DropAfter
 from rgt.cli import main
 from rgt.hashing import sha256_file
 from rgt.pull.closeout import partial_dir
 from rgt.pull.fetch import build_manifest, fetch_manifest, transfer_bundle
-from rgt.remote.ssh import ConnectionLost, RemoteHost
+from rgt.remote.ssh import ConnectionLost
 from sshd import ALIAS
 
 pytestmark = [pytest.mark.integration, pytest.mark.ssh]
@@ -128,23 +129,6 @@ def test_pull_brings_a_run_home_verified_and_a_second_pull_is_a_no_op(site, caps
     assert site.pull() == 0
     assert "already pulled and verified" in capsys.readouterr().out
     assert tree(bundle) == before and not partial_dir(site.export, RUN).exists()
-
-
-class DropAfter(RemoteHost):
-    """A RemoteHost whose connection is closed once ``limit`` stream bytes went either way."""
-
-    def __init__(self, spec, limit: int):
-        super().__init__(spec, connect_timeout=5, retries=0)
-        self.limit, self.moved = limit, 0
-
-    def stream(self, argv, *, sink, source=None, **kwargs):
-        def counting_sink(data: bytes) -> None:
-            sink(data)
-            self.moved += len(data)
-            if self.moved >= self.limit:
-                self.close()
-
-        return super().stream(argv, sink=counting_sink, source=source, **kwargs)
 
 
 def test_an_interrupted_pull_resumes_sending_only_what_is_missing(site, ssh_spec, capsys):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from faults import DropAfter
 from rgt.remote.ssh import ConnectionLost, RemoteHost
 from rgt.remote.transfer import TransferError, pull, push, remote_manifest
 
@@ -43,32 +44,6 @@ def settled_size(path: Path, timeout: float = 5) -> int:
             break
         size = path.stat().st_size
     return size
-
-
-class DropAfter(RemoteHost):
-    """A RemoteHost whose connection is closed once ``limit`` stream bytes went either way."""
-
-    def __init__(self, spec, limit: int):
-        super().__init__(spec, connect_timeout=5, retries=0)
-        self.limit, self.moved = limit, 0
-
-    def stream(self, argv, *, sink, source=None, **kwargs):
-        def counting_sink(data: bytes) -> None:
-            sink(data)
-            self._count(len(data))
-
-        def counting_source():
-            for chunk in source:
-                yield chunk
-                self._count(len(chunk))
-
-        return super().stream(argv, sink=counting_sink, **kwargs,
-                              source=None if source is None else counting_source())
-
-    def _count(self, size: int) -> None:
-        self.moved += size
-        if self.moved >= self.limit:
-            self.close()
 
 
 def test_push_then_pull_round_trips_a_tree_byte_for_byte(remote_host, remote_dir, tmp_path):

@@ -14,6 +14,7 @@ from datetime import date
 from pathlib import Path
 
 from rgt.errors import RgtError
+from rgt.hosts import add_host_options
 
 STOP_TIMEOUT_S = 300
 
@@ -30,8 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--approve", metavar="ALIAS:VERB", help="approve non-interactively")
     parser.add_argument("--dry-run", action="store_true",
                         help="show everything, run nothing (exit 0 only if it would be allowed)")
-    parser.add_argument("--hosts", default="config/hosts.yaml", help="the hosts file")
-    parser.add_argument("--ssh-config", help="ssh_config file instead of ~/.ssh/config")
+    add_host_options(parser)
     parser.add_argument("--export", default="export", help="where verified runs are")
     parser.set_defaults(func=run_down)
 

@@ -67,6 +67,12 @@ def host_entry(alias: str, path: Path = DEFAULT_PATH) -> HostEntry:
     return hosts[alias]
 
 
+def add_host_options(parser) -> None:
+    """The ``--hosts`` and ``--ssh-config`` options every host-facing verb takes."""
+    parser.add_argument("--hosts", default=str(DEFAULT_PATH), help="the hosts file")
+    parser.add_argument("--ssh-config", help="ssh_config file instead of ~/.ssh/config")
+
+
 def validate_hosts(data: Any, path: Path) -> dict[str, HostEntry]:
     """Check parsed ``data`` against the schema; ``path`` names the file in every message."""
     from jsonschema import Draft202012Validator

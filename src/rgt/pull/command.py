@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from rgt.errors import RgtError
+from rgt.hosts import add_host_options
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -20,8 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "With --verify-only DIR, only verify a bundle already on disk.")
     parser.add_argument("run_id", nargs="?", metavar="RUN_ID", help="the run to pull")
     parser.add_argument("--host", metavar="ALIAS", help="the host's alias in config/hosts.yaml")
-    parser.add_argument("--hosts", default="config/hosts.yaml", help="the hosts file")
-    parser.add_argument("--ssh-config", help="ssh_config file instead of ~/.ssh/config")
+    add_host_options(parser)
     parser.add_argument("--export", default="export", help="where verified runs go")
     parser.add_argument("--verify-only", metavar="DIR", help="verify the bundle at DIR only")
     parser.add_argument("--json", action="store_true", help="with --verify-only: print JSON")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from rgt.errors import ConfigError
+from rgt.hosts import add_host_options
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -17,8 +18,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "the cause of a failure. One short SSH command per host per refresh.")
     watch.add_argument("--host", action="append", metavar="ALIAS",
                        help="only this registered host (repeatable)")
-    watch.add_argument("--hosts", default="config/hosts.yaml", help="the hosts file")
-    watch.add_argument("--ssh-config", help="ssh_config file instead of ~/.ssh/config")
+    add_host_options(watch)
     watch.add_argument("--once", action="store_true", help="one refresh, then exit")
     watch.add_argument("--json", action="store_true", help="print the rows as JSON (with --once)")
     watch.add_argument("--interval", type=float, default=5.0, help="seconds between refreshes")
