@@ -33,16 +33,18 @@ class Executor(RemoteExecutor):
             raise WorkflowError("no host: pass --rgt-host ALIAS (an ~/.ssh/config alias)")
         if settings.detach not in DETACH_PRIMITIVES:
             raise WorkflowError(f"--rgt-detach {settings.detach!r}: use setsid or tmux")
-        project = Path(self.workflow.workdir_init)
-        root = settings.remote_root or f"rgt/{project.name}"
+        self.project = Path(self.workflow.workdir_init)
+        entry = self._host_entry(settings)
+        # The same root `rgt watch`, `rgt pull` and `rgt down` read (config/hosts.yaml's, or
+        # rgt/<project>), unless the profile names one.
+        root = settings.remote_root or entry.root(self.project)
         spec = resolve_host(settings.host, settings.ssh_config)
         self.runner = RemoteRunner(RemoteHost(spec), RemoteLayout(root), settings.python,
                                    settings.detach, settings.gpu, _secret_values(settings))
-        self.project = project
         self.trees: dict[str, str] = {}
         self.backoff = 0
         self._warn_first_use(settings)
-        self.runner.watchdog_options = self._watchdog_options(settings)
+        self.runner.watchdog_options = self._watchdog_options(entry)
 
     def _warn_first_use(self, settings) -> None:
         from rgt.remote.warnings_once import first_use_warnings
@@ -54,17 +56,24 @@ class Executor(RemoteExecutor):
         for line in lines:
             self.logger.warning(f"rgt: {line}")
 
-    def _watchdog_options(self, settings) -> list[str]:
-        """The host's entry in config/hosts.yaml (defaults when absent) as watchdog options."""
+    def _host_entry(self, settings):
+        """The host's entry in config/hosts.yaml, or the defaults for an unregistered alias."""
         from rgt.hosts import HostEntry, load_hosts
+
+        try:
+            hosts = load_hosts(self.project / "config" / "hosts.yaml")
+        except RgtError as error:
+            raise WorkflowError(f"rgt: {error}") from None
+        return hosts.get(settings.host) or HostEntry(settings.host, settings.platform)
+
+    def _watchdog_options(self, entry) -> list[str]:
+        """The watchdog's limits and auto-stop opt-in for this host."""
         from rgt.platforms.facts import load_platform, project_platforms
         from rgt.watch.start import watchdog_options
 
         try:
-            hosts = load_hosts(self.project / "config" / "hosts.yaml")
-            entry = hosts.get(settings.host) or HostEntry(settings.host, settings.platform)
-            platform = load_platform(entry.platform, project_platforms(self.project))
-            return watchdog_options(entry, platform)
+            return watchdog_options(entry, load_platform(entry.platform,
+                                                         project_platforms(self.project)))
         except RgtError as error:
             raise WorkflowError(f"rgt: {error}") from None
 
