@@ -41,6 +41,13 @@ def test_up_audits_the_host_and_stores_it(host, project):
     record = json.loads((project / ".rgt" / "hosts" / ALIAS / "audit.json").read_text())
     assert record["python"]["executable"] == sys.executable
     assert record["disk"]["free"] > 0 and record["budget"]["fits"] is True
+    # The platform gotchas (rgt.doctor.host) are read off the host in the same audit.
+    gotchas = {g["check"]: g for g in record["gotchas"]}
+    assert set(gotchas) == {"inode-headroom", "cgroup-memory", "shm-size", "threads-cap",
+                            "hf-cache-disk"}
+    assert all(g["severity"] in ("ok", "warning") for g in gotchas.values()), gotchas
+    assert "/dev/shm is" in gotchas["shm-size"]["message"]
+    assert "DP15 shm-size" in result.stdout and "U40  threads-cap" in result.stdout
 
 
 def test_up_refuses_a_plan_that_cannot_fit(host, project, tiny_config):

@@ -55,4 +55,16 @@ def _summary(record: dict) -> str:
         f"  interpreter {python['executable']}: python {python['python']}, torch "
         f"{python['torch'] or 'MISSING'}, CUDA {'yes' if python['cuda_available'] else 'no'}",
         "  " + record["budget"]["summary"].replace("\n", "\n  "),
+        *_gotcha_lines(record.get("gotchas", [])),
     ])
+
+
+def _gotcha_lines(gotchas: list[dict]) -> list[str]:
+    """The platform gotcha verdicts (rgt.doctor.host): one line each, the fix under a warning."""
+    lines = []
+    for item in gotchas:
+        lines.append(f"  {item['severity']:<7} {item['entry']:<4} {item['check']}: "
+                     f"{item['message']}")
+        if item["fix"]:
+            lines.append(f"          fix: {item['fix']}")
+    return lines

@@ -10,6 +10,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
+from rgt.doctor.host import host_gotchas, host_query, split_answers
 from rgt.platforms.audit import (
     NVIDIA_SMI_QUERY,
     PROBE_SCRIPT,
@@ -27,8 +28,9 @@ from rgt.remote.ssh import RemoteHost
 MEMORY_FILES = "/sys/fs/cgroup/memory.max /sys/fs/cgroup/memory/memory.limit_in_bytes"
 
 
-def query_host(host: RemoteHost, root: str, python: str) -> dict[str, str]:
-    """Raw answers of the host (each a short command; nothing is parsed here)."""
+def query_host(host: RemoteHost, root: str, python: str | None) -> dict[str, str]:
+    """Raw answers of the host (each a short command; nothing is parsed here). ``python=None``
+    skips the interpreter probe (its torch import takes seconds; ``rgt doctor --host``)."""
     started = time.monotonic()
     host.run(["mkdir", "-p", root], timeout=60)
     answers = {"latency_s": f"{time.monotonic() - started:.3f}"}
@@ -38,7 +40,11 @@ def query_host(host: RemoteHost, root: str, python: str) -> dict[str, str]:
                                  timeout=60).stdout
     answers["nvidia_smi"] = host.run(f"command -v nvidia-smi >/dev/null && {NVIDIA_SMI_QUERY}",
                                      check=False, timeout=60).stdout
-    answers["probe"] = host.run([python, "-c", PROBE_SCRIPT], check=False, timeout=120).stdout
+    if python is not None:
+        answers["probe"] = host.run([python, "-c", PROBE_SCRIPT], check=False,
+                                    timeout=120).stdout
+    # The platform gotchas (rgt.doctor.host): one round trip for all of them.
+    answers.update(split_answers(host.run(host_query(), check=False, timeout=60).stdout))
     return answers
 
 
@@ -62,7 +68,7 @@ def checkpoint_plan(config: dict, plan_size: int) -> BudgetPlan:
 
 def audit(answers: dict[str, str], root: str, plan: BudgetPlan,
           inode_cap: int | None = None) -> dict:
-    """The audit record: parsed facts and the budget verdict."""
+    """The audit record: parsed facts, the budget verdict and the platform gotchas."""
     disk = filesystem_of(root, parse_df(answers["df"]))
     inodes = filesystem_of(root, parse_df(answers["df_inodes"]))
     verdict = disk_budget(plan, disk, inodes, inode_cap)
@@ -74,6 +80,7 @@ def audit(answers: dict[str, str], root: str, plan: BudgetPlan,
         "gpus": [asdict(gpu) for gpu in parse_nvidia_smi(answers["nvidia_smi"])],
         "python": asdict(parse_probe(answers["probe"])),
         "budget": {**asdict(verdict), "plan": asdict(plan), "summary": verdict.summary()},
+        "gotchas": host_gotchas(answers, root),
     }
 
 

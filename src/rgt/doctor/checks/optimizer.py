@@ -1,0 +1,113 @@
+"""Optimizer-loop checks: device order (O2), scheduler order (O8), accumulation scaling (O9)."""
+
+from __future__ import annotations
+
+import ast
+
+from rgt.doctor.checks import check
+from rgt.doctor.checks.astutil import LOOPS, Module, assigned_from, dotted, method_calls, scopes
+
+
+def _is_optimizer(module: Module, value: ast.AST) -> bool:
+    name = module.qualified(value.func) if isinstance(value, ast.Call) else None
+    return bool(name) and name.startswith("torch.optim.") and "lr_scheduler" not in name
+
+
+def _is_scheduler(module: Module, value: ast.AST) -> bool:
+    name = module.qualified(value.func) if isinstance(value, ast.Call) else None
+    return bool(name) and "lr_scheduler" in name
+
+
+def _roles(module: Module) -> tuple[set[str], set[str]]:
+    """Names bound to optimizers and to schedulers anywhere in the file."""
+    optimizers = set(assigned_from(module.tree, lambda v: _is_optimizer(module, v)))
+    schedulers = set(assigned_from(module.tree, lambda v: _is_scheduler(module, v)))
+    return optimizers, schedulers
+
+
+def _parameters_owner(call: ast.Call) -> str | None:
+    """``model`` in ``Adam(model.parameters(), ...)``."""
+    for arg in call.args[:1]:
+        for node in ast.walk(arg):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ("parameters", "named_parameters")):
+                return dotted(node.func.value)
+    return None
+
+
+@check("optimizer-before-device", "O2")
+def optimizer_before_device(module: Module):
+    """The optimizer is built from a model that is moved to a device afterwards."""
+    for scope in scopes(module.tree):
+        built = assigned_from(scope, lambda v: _is_optimizer(module, v))
+        for name, call in built.items():
+            owner = _parameters_owner(call)
+            moves = [m for method in ("to", "cuda") for m, receiver in method_calls(scope, method)
+                     if receiver == owner and m.lineno > call.lineno]
+            if owner and moves:
+                yield call.lineno, (f"optimizer {name} is built from {owner}.parameters() before "
+                                    f"{owner} is moved to the device (line {moves[0].lineno})")
+
+
+def _steps(loop: ast.AST, names: set[str], hint: str) -> list[int]:
+    return sorted(call.lineno for call, receiver in method_calls(loop, "step")
+                  if receiver in names or hint in receiver.rsplit(".", 1)[-1].lower())
+
+
+@check("scheduler-order", "O8")
+def scheduler_order(module: Module):
+    """In a loop, the scheduler steps before the optimizer does."""
+    optimizers, schedulers = _roles(module)
+    reported = set()
+    for loop in (n for n in ast.walk(module.tree) if isinstance(n, LOOPS)):
+        optimizer_steps = _steps(loop, optimizers, "optim")
+        scheduler_steps = _steps(loop, schedulers, "sched")
+        if optimizer_steps and scheduler_steps and scheduler_steps[0] < optimizer_steps[0] \
+                and scheduler_steps[0] not in reported:
+            reported.add(scheduler_steps[0])
+            yield scheduler_steps[0], (f"scheduler.step() (line {scheduler_steps[0]}) runs before "
+                                       f"optimizer.step() (line {optimizer_steps[0]})")
+
+
+def _accumulating_ifs(loop: ast.AST, optimizers: set[str]):
+    """``if step % N == 0: optimizer.step()`` blocks inside ``loop``."""
+    for node in ast.walk(loop):
+        modulo = isinstance(node, ast.If) and any(
+            isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(node.test))
+        if modulo and _steps(node, optimizers, "optim"):
+            yield node
+
+
+def _scaled(loop: ast.AST, loss: ast.AST) -> bool:
+    """The loss handed to backward() is divided: inline, by assignment, or with ``/=``."""
+    if isinstance(loss, ast.Call) and loss.args:  # scaler.scale(loss).backward()
+        loss = loss.args[0]
+    if isinstance(loss, ast.BinOp) and isinstance(loss.op, ast.Div):
+        return True
+    name = dotted(loss)
+    for node in ast.walk(loop):
+        if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Div) \
+                and dotted(node.target) == name:
+            return True
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.BinOp) \
+                and isinstance(node.value.op, ast.Div) \
+                and name in (dotted(t) for t in node.targets):
+            return True
+    return False
+
+
+@check("accumulation-scaling", "O9")
+def accumulation_scaling(module: Module):
+    """Gradient accumulation (step every N micro-batches) with an undivided loss."""
+    optimizers, _ = _roles(module)
+    reported = set()
+    for loop in (n for n in ast.walk(module.tree) if isinstance(n, LOOPS)):
+        gated = list(_accumulating_ifs(loop, optimizers))
+        inside = {id(n) for block in gated for n in ast.walk(block)}
+        for call, _ in method_calls(loop, "backward") if gated else ():
+            if id(call) in inside or call.lineno in reported or _scaled(loop, call.func.value):
+                continue
+            reported.add(call.lineno)
+            yield call.lineno, ("optimizer steps every N micro-batches (line "
+                                f"{gated[0].lineno}) but the loss given to backward() is "
+                                "not divided by N: gradients are N times too large")

@@ -1,0 +1,77 @@
+"""Run the static checks over a file or a directory tree of Python files."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from rgt.doctor.catalogue import load_catalogue
+from rgt.doctor.checks import ERROR, all_checks
+from rgt.doctor.checks.astutil import Module
+from rgt.errors import RgtError
+
+SKIPPED_DIRS = {".venv", "venv", "__pycache__", "node_modules", "site-packages"}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One place a check fired: the JSON record of ``rgt doctor PATH --json``."""
+
+    entry: str
+    check: str
+    file: str
+    line: int
+    message: str
+    fix: str
+    severity: str
+
+    def to_json(self) -> dict:
+        """The record as a plain mapping."""
+        return asdict(self)
+
+
+def python_files(path: Path) -> list[Path]:
+    """``path`` itself, or every ``*.py`` under it (hidden and virtualenv folders skipped)."""
+    if not path.exists():
+        raise RgtError(f"rgt doctor: {path} does not exist",
+                       "pass a Python file or a directory of training code")
+    if path.is_file():
+        return [path]
+    return sorted(p for p in path.rglob("*.py")
+                  if not any(part in SKIPPED_DIRS or part.startswith(".")
+                             for part in p.relative_to(path).parts[:-1]))
+
+
+def parse(path: Path) -> Module:
+    """Parse one file; a syntax error is the user's to fix, named with its line."""
+    try:
+        return Module(ast.parse(path.read_text(encoding="utf-8"), filename=str(path)))
+    except SyntaxError as error:
+        raise RgtError(f"{path}:{error.lineno}: cannot parse: {error.msg}",
+                       f"fix the syntax error (python -m py_compile {path}), then rerun "
+                       "rgt doctor") from None
+    except UnicodeDecodeError:
+        raise RgtError(f"{path} is not UTF-8 text", "save the file as UTF-8") from None
+
+
+def check_file(path: Path) -> list[Finding]:
+    """Every finding of every registered check on one file, in line order."""
+    module, catalogue = parse(path), load_catalogue()
+    findings = []
+    for check in all_checks():
+        fix = catalogue.entry(check.entry).fix
+        for line, message in check.run(module):
+            findings.append(Finding(check.entry, check.name, str(path), line, message, fix,
+                                    check.severity))
+    return sorted(findings, key=lambda f: (f.line, f.check))
+
+
+def check_path(path: Path) -> list[Finding]:
+    """Findings for ``path`` (a file or a directory tree)."""
+    return [finding for file in python_files(path) for finding in check_file(file)]
+
+
+def has_errors(findings: list[Finding]) -> bool:
+    """Whether any finding is severe enough to fail ``rgt doctor`` (exit 1)."""
+    return any(finding.severity == ERROR for finding in findings)

@@ -1,0 +1,27 @@
+import random
+
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Jitter(Dataset):
+    def __init__(self, images):
+        self.images = images
+
+    def __len__(self):
+        return len(self.images)
+
+    def __getitem__(self, index):
+        shift = np.random.randint(0, 4)
+        return torch.roll(self.images[index], shift)
+
+
+def seed_worker(worker_id):
+    seed = torch.initial_seed() % 2**32
+    np.random.seed(seed)
+    random.seed(seed)
+
+
+def loader(images):
+    return DataLoader(Jitter(images), batch_size=32, num_workers=4, worker_init_fn=seed_worker)
