@@ -9,7 +9,7 @@ PROFILES := $(notdir $(patsubst %/,%,$(wildcard profiles/*/)))
 # torch is pinned to the CPU build for local work; on a rented GPU the image's torch is used.
 TORCH ?= torch==2.13.0
 
-.PHONY: run test setup profiles lint clean-runs bench
+.PHONY: run test setup profiles lint clean-runs bench repro
 
 run: setup
 	. $(VENV)/bin/activate && snakemake --profile local
@@ -30,6 +30,17 @@ profiles:
 	@mkdir -p $(PROFILES_HOME)
 	@for p in $(PROFILES); do rm -rf $(PROFILES_HOME)/$$p; cp -r profiles/$$p $(PROFILES_HOME)/$$p; done
 	@echo "profiles installed in $(PROFILES_HOME): $(PROFILES)"
+
+# Reproduce the committed evidence from a clean clone: data pins, pipeline, DVC rebuild, compare
+# every number with the committed evidence/EVIDENCE.json within evidence/claims.yaml's tolerances.
+repro: setup
+	$(PY) -m rgt data-pin --check
+	@mkdir -p .rgt
+	git show HEAD:evidence/EVIDENCE.json > .rgt/EVIDENCE.committed.json 2>/dev/null \
+	  || cp evidence/EVIDENCE.json .rgt/EVIDENCE.committed.json
+	. $(VENV)/bin/activate && snakemake --profile local
+	. $(VENV)/bin/activate && dvc repro
+	$(PY) -m rgt check-evidence --reference .rgt/EVIDENCE.committed.json
 
 lint: setup
 	$(VENV)/bin/ruff check src tests bench

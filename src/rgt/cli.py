@@ -19,6 +19,8 @@ COMMAND_MODULES = (
     "rgt.verify.command",
     "rgt.deliver.command",
     "rgt.evidence.command",
+    "rgt.evidence.check_command",
+    "rgt.report.command",
     "rgt.status",
     "rgt.plan",
     "rgt.platforms.command",
@@ -26,6 +28,7 @@ COMMAND_MODULES = (
     "rgt.watch.command",
     "rgt.pull.command",
     "rgt.down.command",
+    "rgt.doctor.command",
 )
 
 

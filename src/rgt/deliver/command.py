@@ -132,7 +132,8 @@ def build_figure(
     parts = {
         "inputs": [file_record(source), aggregate_record(aggregate_path), file_record(verify_path)],
         "outputs": outputs,
-        "command": sys.argv,
+        # argv[0] is a machine-specific path (…/rgt/__main__.py): record the verb as typed.
+        "command": ["rgt", *sys.argv[1:]],
         "findings": verify.get("findings") or [],
         "pixel_gate": gate,
         "source_matches_aggregate": source_matches_aggregate(rows, aggregate_path, spec),

@@ -34,13 +34,23 @@ def register(subparsers) -> None:
     parser.add_argument(
         "--out", default="evidence/EVIDENCE.json", help="default: evidence/EVIDENCE.json"
     )
+    parser.add_argument(
+        "--claims",
+        help="your claims file: statements, aliases, tolerances (e.g. evidence/claims.yaml)",
+    )
     parser.set_defaults(func=run_evidence)
 
 
 def write_evidence(
-    aggregate_path: str | Path, verify_path: str | Path, figures_dir: str | Path, out: str | Path
+    aggregate_path: str | Path,
+    verify_path: str | Path,
+    figures_dir: str | Path,
+    out: str | Path,
+    claims_path: str | Path | None = None,
 ) -> dict:
-    """Build the evidence document from the two input files and write it atomically."""
+    """Build the evidence document from the input files and write it atomically."""
+    from rgt.evidence.userclaims import apply_user_claims, load_user_claims
+
     aggregate = read_document(aggregate_path, AGGREGATE_SCHEMA, "rgt aggregate")
     verify = read_document(verify_path, VERIFY_SCHEMA, "rgt verify")
     context = {
@@ -49,14 +59,20 @@ def write_evidence(
         "figures_dir": figures_dir,
         "inputs": [file_record(aggregate_path), file_record(verify_path)],
     }
+    user = load_user_claims(claims_path)
     evidence = build_evidence(aggregate, verify, context)
+    evidence["claims"] = apply_user_claims(evidence["claims"], user, str(claims_path))
+    if claims_path is not None:
+        evidence["inputs"].append(file_record(claims_path))
     write_json(out, evidence)
     return evidence
 
 
 def run_evidence(args: argparse.Namespace) -> int:
     """Handler of ``rgt evidence``."""
-    evidence = write_evidence(args.aggregate, args.verify, args.figures_dir, args.out)
+    evidence = write_evidence(
+        args.aggregate, args.verify, args.figures_dir, args.out, args.claims
+    )
     disclosed = sum(1 for claim in evidence["claims"] if claim["disclosures"])
     print(
         f"{args.out}: {len(evidence['claims'])} claims, {disclosed} with disclosures",

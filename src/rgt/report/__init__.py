@@ -1,0 +1,1 @@
+"""The delivery report: every delivered number with its runs, disclosures and status."""
