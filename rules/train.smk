@@ -1,3 +1,6 @@
+from rgt.cluster.resources import train_resources_or_exit
+
+
 # Train (or resume) one run. Checkpoints live in CHECKPOINTS/<run-id>/, a params path:
 # Snakemake deletes the outputs of failed and re-run jobs, so they must never be outputs.
 rule train:
@@ -11,7 +14,10 @@ rule train:
     params:
         checkpoints=lambda wc: f"{CHECKPOINTS}/{wc.run_id}",
         config=CONFIG_FILE,
+    # Walltime, CPUs, memory, GPUs, partition/account and the pre-kill signal, from the
+    # config's `cluster:` block (used by --profile slurm / kubernetes, ignored locally).
     resources:
         train_slots=1,
+        **train_resources_or_exit(CFG),
     shell:
         "{RGT} train --config {CONFIG_FILE} --run-id {wildcards.run_id}"

@@ -119,7 +119,12 @@ def smoke_path(plan: list[RunSpec], run_id: str) -> str:
     """The smoke record that gates a run (one per variant)."""
     from rgt.paths import smoke_record
 
-    return smoke_record(next(spec.smoke_id for spec in plan if spec.run_id == run_id))
+    for spec in plan:
+        if spec.run_id == run_id:
+            return smoke_record(spec.smoke_id)
+    raise ConfigError(f"run {run_id} is not in the current plan",
+                      "the config or training code changed since Snakemake planned it: rerun "
+                      "snakemake (or `rgt plan`) to get the current run ids")
 
 
 def load_or_exit(config_file: str, extra_keys: set[str]) -> dict:

@@ -103,6 +103,8 @@ def _with_defaults(raw: dict) -> dict:
     defaults["model"].setdefault("params", {})
     defaults["checkpoint"].setdefault("every_steps", None)
     defaults["train"].setdefault("device", "auto")
+    defaults["train"].setdefault("processes", 1)
+    defaults["train"].setdefault("process_group_timeout_s", 300)
     return config
 
 
