@@ -126,6 +126,18 @@ class CheckpointStore:
                 _warn(f"skipping checkpoint {self._paths(step)[0]}: {reason}; left on disk", 2)
         return None
 
+    def load(self, step: int) -> tuple[dict, CheckpointInfo]:
+        """Load the checkpoint of ``step`` (verified as in ``load_latest``); the other ranks
+        of a multi-process run load the one rank 0 chose. ``CheckpointError`` if unusable."""
+        try:
+            info = self._inspect(step)
+            return self._load_verified(info), info
+        except _Unusable as reason:
+            raise CheckpointError(
+                f"checkpoint {self._paths(step)[0]} cannot be loaded: {reason}",
+                "rerun the same command: rank 0 picks the newest complete checkpoint again"
+            ) from None
+
     def _set_aside_unless_good(self, step: int) -> None:
         """Before a step is saved again (a replay after resuming from an older checkpoint),
         rename a bad or incomplete earlier save of it to ``*.corrupt-N``: bad checkpoints are

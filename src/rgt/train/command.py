@@ -27,15 +27,50 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_train(args: argparse.Namespace) -> int:
     """Handler of ``rgt train``."""
+    from rgt.train.distributed import reports_dir_from_env, run_worker, world_from_env
+
+    world = world_from_env()
+    if world.distributed:  # a worker started by torch's launcher (see _launch)
+        return run_worker(world, reports_dir_from_env(), lambda: _train(args, world))
+    return _train(args, world)
+
+
+def _train(args: argparse.Namespace, world) -> int:
     from rgt.config import load_config
     from rgt.runplan import find_run
-    from rgt.train.run import train_run
 
     config = load_config(args.config)
     spec = find_run(config, args.run_id)
-    paths = config["paths"]
+    runs, checkpoints = Path(config["paths"]["runs"]), Path(config["paths"]["checkpoints"])
     host_audit = _read_host_audit(args.host_audit) if args.host_audit else None
-    return train_run(spec, Path(paths["runs"]), Path(paths["checkpoints"]), host_audit)
+    train = spec.config["train"]
+    if not world.distributed and train["processes"] > 1:
+        return _launch(args, spec, runs, checkpoints)  # the launcher never imports torch
+    from rgt.train.distributed import check_world, init_process_group
+    from rgt.train.run import train_run
+    from rgt.train.trainer import resolve_device
+
+    if world.distributed:
+        check_world(world, train["processes"], spec.run_id)
+        init_process_group(world, train["process_group_timeout_s"],
+                           resolve_device(train["device"], world))
+    return train_run(spec, runs, checkpoints, host_audit, world)
+
+
+def _launch(args: argparse.Namespace, spec, runs: Path, checkpoints: Path) -> int:
+    """Start one worker per ``train.processes`` with torch's launcher and watch them."""
+    from rgt.train.launcher import launch, launch_command
+    from rgt.train.sealing import is_sealed
+
+    if is_sealed(runs / spec.run_id, spec.run_id):
+        print(f"[{spec.run_id}] already sealed in {runs / spec.run_id}: nothing to do")
+        return 0
+    train = spec.config["train"]
+    print(f"[{spec.run_id}] launching {train['processes']} training processes "
+          f"(effective batch {train['batch_size'] * train['processes']})", flush=True)
+    command = launch_command(args.config, spec.run_id, train["processes"], args.host_audit)
+    return launch(command, checkpoints / spec.run_id, train["processes"],
+                  train["process_group_timeout_s"], train["threads"])
 
 
 def _read_host_audit(path: str) -> dict:

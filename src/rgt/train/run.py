@@ -8,8 +8,10 @@ complete checkpoint first. Only when training has finished are the run's sealed 
 from __future__ import annotations
 
 import logging
+import sys
 import time
 import warnings
+from contextlib import nullcontext
 from pathlib import Path
 
 from rgt.data import load_dataset, make_split, split_sha256
@@ -18,6 +20,7 @@ from rgt.runplan import RunSpec
 from rgt.train.cadence import Cadence
 from rgt.train.checkpoint import CheckpointStore, CheckpointWarning
 from rgt.train.determinism import configure
+from rgt.train.distributed import SINGLE, World
 from rgt.train.preemption import EXIT_PREEMPTED, preemption_flag
 from rgt.train.progress import TrainingProgress, run_logger
 from rgt.train.sealing import is_sealed, seal_run
@@ -26,24 +29,27 @@ from rgt.train.trainer import Trainer
 
 
 def train_run(spec: RunSpec, runs_root: Path, checkpoints_root: Path,
-              host_audit: dict | None = None) -> int:
+              host_audit: dict | None = None, world: World = SINGLE) -> int:
     """Train (or resume) ``spec`` and seal ``runs_root/<run_id>``; returns the exit code.
 
-    ``host_audit`` (the rented host's phase-0 audit) is sealed into ``run.json``.
+    ``host_audit`` (the rented host's phase-0 audit) is sealed into ``run.json``. In a
+    multi-process ``world`` (an initialised process group) every rank calls this; rank 0
+    alone writes checkpoints, status and the sealed run.
 
     Exit codes: 0 finished or already sealed, 75 preempted (checkpointed, rerun to resume).
     Failures raise after recording ``failed`` in ``status.json``.
     """
     run_dir, state_dir = runs_root / spec.run_id, checkpoints_root / spec.run_id
-    logger = run_logger(spec.run_id, state_dir / "train.log")
+    logger = run_logger(spec.run_id, state_dir / "train.log") if world.is_main else (
+        _rank_logger(spec.run_id, world.rank))
     if is_sealed(run_dir, spec.run_id):
         logger.info("already sealed in %s: nothing to do", run_dir)
         return 0
     started = time.time()
     determinism = configure(spec.config["train"]["threads"])
-    trainer = Trainer(spec.config, *load_run_data(spec), spec.seed)
-    status = RunStatus(state_dir, trainer.total_steps,
-                       spec.config["checkpoint"]["heartbeat_seconds"])
+    trainer = Trainer(spec.config, *load_run_data(spec), spec.seed, world)
+    status = RunStatus(state_dir, trainer.total_steps, spec.config["checkpoint"][
+        "heartbeat_seconds"]) if world.is_main else _OtherRankStatus()
     try:
         finished = _train(spec, trainer, state_dir, status, logger)
     except BaseException as error:
@@ -53,6 +59,8 @@ def train_run(spec: RunSpec, runs_root: Path, checkpoints_root: Path,
         status.set("preempted", trainer.step, EXIT_PREEMPTED)
         logger.info("preempted at step %d: checkpoint saved; rerun to resume", trainer.step)
         return EXIT_PREEMPTED
+    if not world.is_main:
+        return 0
     seal_run(run_dir, spec, trainer, determinism, started, status.attempts, host_audit)
     status.set("finished", trainer.step, 0)
     logger.info("finished: sealed %s", run_dir)
@@ -77,12 +85,13 @@ def _train(spec: RunSpec, trainer: Trainer, state_dir: Path, status: RunStatus,
     ckpt = spec.config["checkpoint"]
     store = CheckpointStore(state_dir, keep=ckpt["keep"])
     cadence = Cadence(ckpt["mtbf_hours"], ckpt["every_steps"])
-    _resume(store, trainer, cadence, spec, logger)
+    resumed = _resume(store, trainer, cadence, spec, logger)
     status.set("running", trainer.step)
-    with preemption_flag() as flag, TrainingProgress(spec.run_id, trainer.total_steps,
-                                                     trainer.step) as progress:
+    bar = TrainingProgress(spec.run_id, trainer.total_steps, trainer.step) if (
+        trainer.world.is_main) else nullcontext()
+    with preemption_flag() as flag, bar as progress:
         hooks = LoopHooks(trainer, store, cadence, status, progress, logger)
-        if trainer.step == 0 and not store.complete():
+        if not resumed:
             hooks.save()  # a resume point from the start, and the first measure of save cost
         finished = trainer.run(cadence.due, hooks.save, lambda: bool(flag), hooks.on_step)
         if finished and cadence.last_saved_step != trainer.step:
@@ -102,10 +111,15 @@ class LoopHooks:
         self.status, self.progress, self.logger = status, progress, logger
 
     def save(self) -> None:
-        """Checkpoint the full state and feed the measured cost to the cadence."""
+        """Checkpoint the full state and feed the measured cost to the cadence.
+
+        Every rank calls it (the state gathers every rank's RNG); rank 0 alone writes.
+        """
         state = {**self.trainer.state_dict(), "save_seconds": self.cadence.save_seconds}
-        info = self.store.save(self.trainer.step, state)
-        self.cadence.record_save(self.trainer.step, info.seconds)
+        seconds = 0.0
+        if self.trainer.world.is_main:
+            seconds = self.store.save(self.trainer.step, state).seconds
+        self.cadence.record_save(self.trainer.step, seconds)
 
     def on_step(self, step: int, seconds: float, loss: float) -> None:
         """Record the step time, beat, move the progress bar, log each epoch's end."""
@@ -120,16 +134,17 @@ class LoopHooks:
 
 
 def _resume(store: CheckpointStore, trainer: Trainer, cadence: Cadence, spec: RunSpec,
-            logger: logging.Logger) -> None:
-    with warnings.catch_warnings(record=True) as skipped:
-        warnings.simplefilter("always", CheckpointWarning)
-        loaded = store.load_latest()
-    for warning in skipped:
-        logger.warning("%s", warning.message)  # into train.log too, not only stderr
+            logger: logging.Logger) -> bool:
+    """Load the newest complete checkpoint (every rank the one rank 0 chose); True if any."""
+    world = trainer.world
+    loaded = _load_latest(store, logger) if world.is_main else None
+    step = world.broadcast(loaded[1].step if loaded else -1)
+    if loaded is None and step >= 0:
+        loaded = store.load(step)
     if loaded is None:
         logger.info("starting %s/%s seed %d (%d steps)", spec.exp_id, spec.variant, spec.seed,
                     trainer.total_steps)
-        return
+        return False
     state, info = loaded
     if state["config_digest"] != spec.config_digest:
         raise CheckpointError(f"{info.path} belongs to another config",
@@ -138,6 +153,40 @@ def _resume(store: CheckpointStore, trainer: Trainer, cadence: Cadence, spec: Ru
     cadence.record_save(trainer.step, float(state.get("save_seconds", 0.0)))
     logger.info("resumed from %s (step %d/%d)", info.path.name, trainer.step,
                 trainer.total_steps)
+    return True
+
+
+def _load_latest(store: CheckpointStore, logger: logging.Logger):
+    with warnings.catch_warnings(record=True) as skipped:
+        warnings.simplefilter("always", CheckpointWarning)
+        loaded = store.load_latest()
+    for warning in skipped:
+        logger.warning("%s", warning.message)  # into train.log too, not only stderr
+    return loaded
+
+
+class _OtherRankStatus:
+    """Ranks other than 0 write no status or heartbeat: one writer per file."""
+
+    attempts = 0
+
+    def set(self, *_args, **_kwargs) -> None:
+        """Nothing: rank 0 records the run's state."""
+
+    def beat(self, *_args, **_kwargs) -> None:
+        """Nothing: rank 0 beats."""
+
+
+def _rank_logger(run_id: str, rank: int) -> logging.Logger:
+    """Ranks other than 0 only say what went wrong, on stderr (train.log is rank 0's)."""
+    logger = logging.getLogger(f"rgt.run.{run_id}.rank{rank}")
+    logger.setLevel(logging.WARNING)
+    logger.propagate = False
+    if not logger.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter(f"[{run_id} rank {rank}] %(message)s"))
+        logger.addHandler(handler)
+    return logger
 
 
 def _epoch_summary(row: dict) -> str:

@@ -6,7 +6,6 @@ import csv
 import io
 from pathlib import Path
 
-import torch
 import yaml
 
 from rgt import atomic
@@ -33,6 +32,8 @@ def seal_run(run_dir: Path, spec: RunSpec, trainer, determinism: dict, started: 
     run_dir.mkdir(parents=True, exist_ok=True)
     atomic.write_text(run_dir / "config.yaml", yaml.safe_dump(spec.config, sort_keys=True))
     atomic.write_text(run_dir / "train.csv", history_csv(trainer.history))
+    import torch  # here: ``is_sealed`` serves the launcher, which never imports torch
+
     selected = trainer.selection["model"]
     with atomic.atomic_open(run_dir / "model.pt") as handle:
         torch.save(selected, handle)
@@ -62,7 +63,8 @@ def run_record(spec: RunSpec, trainer, determinism: dict, started: float, attemp
         "variant_overrides": spec.variant_overrides, "config_digest": spec.config_digest,
         "code_sha256": spec.code_sha256, "code_commit": commit, "code_dirty": dirty,
         "data_sha256": spec.data_sha256, "split_sha256": spec.split_sha256,
-        "split_sizes": trainer.split_sizes,
+        "split_sizes": trainer.split_sizes, "world_size": trainer.world.size,
+        "per_rank_batch": trainer.per_rank_batch, "effective_batch": trainer.effective_batch,
         "packages": package_versions(), "device": str(trainer.device),
         "determinism": determinism, "started_at": utc_now(started), "ended_at": utc_now(),
         "status": "finished", "attempts": attempts, "steps": trainer.step,

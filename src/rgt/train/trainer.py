@@ -21,6 +21,7 @@ from rgt.evaluate.scoring import is_better, score
 from rgt.hashing import digest_json
 from rgt.models import build_model
 from rgt.train.determinism import capture_rng, epoch_order, restore_rng, seed_everything
+from rgt.train.distributed import SINGLE, World, rank_seed, shard
 
 StepHook = Callable[[int, float, float], None]  # (step, seconds, loss)
 
@@ -31,30 +32,40 @@ def split_tensors(dataset: Dataset, ids) -> tuple[torch.Tensor, torch.Tensor]:
     return torch.from_numpy(dataset.inputs[rows]), torch.from_numpy(dataset.labels[rows])
 
 
-def resolve_device(name: str) -> torch.device:
-    """``auto`` picks CUDA when present, else the CPU."""
+def resolve_device(name: str, world: World = SINGLE) -> torch.device:
+    """``auto`` picks CUDA when present, else the CPU; each rank gets its own GPU."""
     if name == "auto":
         name = "cuda" if torch.cuda.is_available() else "cpu"
+    if name == "cuda" and world.distributed:
+        return torch.device("cuda", world.local_rank)
     return torch.device(name)
 
 
 class Trainer:
-    """Trains one run's model; ``state_dict``/``load_state_dict`` capture all of it."""
+    """Trains one run's model; ``state_dict``/``load_state_dict`` capture all of it.
 
-    def __init__(self, config: dict, dataset: Dataset, split: dict, seed: int):
+    With a distributed ``world`` every rank holds the same model and takes its shard of each
+    global batch of ``batch_size * world.size`` samples (``batch_size`` is per rank).
+    """
+
+    def __init__(self, config: dict, dataset: Dataset, split: dict, seed: int,
+                 world: World = SINGLE):
         self.config = config
         self.train_config = config["train"]
         self.seed = seed
-        self.device = resolve_device(self.train_config.get("device", "auto"))
+        self.world = world
+        self.device = resolve_device(self.train_config.get("device", "auto"), world)
         self.train_x, self.train_y = split_tensors(dataset, split["train"])
         self.val_x, self.val_y = split_tensors(dataset, split["val"])
         self.split_sizes = {name: len(ids) for name, ids in split.items()}
         seed_everything(seed)
         self.model = build_model(config["model"], dataset.inputs.shape[1:],
                                  dataset.num_classes).to(self.device)
+        if world.distributed:  # same initial weights everywhere, then a stream per rank
+            seed_everything(rank_seed(seed, world.rank))
+        self.net = world.wrap(self.model, self.device)  # what trains; self.model is saved
         self.optimizer = self._make_optimizer()
-        batch = self.train_config["batch_size"]
-        self.steps_per_epoch = math.ceil(len(self.train_y) / batch)
+        self.steps_per_epoch = math.ceil(len(self.train_y) / self.effective_batch)
         self.total_steps = self.train_config["epochs"] * self.steps_per_epoch
         self.scheduler = self._make_scheduler()
         self._reset_position()
@@ -81,6 +92,16 @@ class Trainer:
         return torch.optim.lr_scheduler.LambdaLR(self.optimizer, lambda _: 1.0)
 
     @property
+    def per_rank_batch(self) -> int:
+        """Samples per rank per step (``train.batch_size``)."""
+        return self.train_config["batch_size"]
+
+    @property
+    def effective_batch(self) -> int:
+        """Samples per optimizer step over all ranks."""
+        return self.per_rank_batch * self.world.size
+
+    @property
     def finished(self) -> bool:
         """True when every planned step has run."""
         return self.step >= self.total_steps
@@ -97,7 +118,13 @@ class Trainer:
             "config_digest": digest_json(self.config),
             "history": [dict(row) for row in self.history],
             "selection": dict(self.selection),
-        }
+        } | self._rank_rng()
+
+    def _rank_rng(self) -> dict:
+        """Every rank's RNG states, gathered (a collective: every rank must call it)."""
+        if not self.world.distributed:
+            return {}
+        return {"rng_per_rank": self.world.gather(capture_rng())}
 
     def load_state_dict(self, state: dict) -> None:
         """Continue exactly where ``state`` was captured."""
@@ -109,22 +136,35 @@ class Trainer:
         self.epoch_loss = list(state["epoch_loss"])
         self.history = [dict(row) for row in state["history"]]
         self.selection = dict(state["selection"])
-        restore_rng(state["rng"])
+        restore_rng(state["rng_per_rank"][self.world.rank] if self.world.distributed
+                    else state["rng"])
 
-    def _batch(self) -> tuple[torch.Tensor, torch.Tensor]:
+    def _batch(self) -> tuple[torch.Tensor, torch.Tensor, int]:
+        """This rank's inputs and labels of the next batch, and the global batch's size."""
         if self._order is None or self._order[0] != self.epoch:
             self._order = (self.epoch, epoch_order(len(self.train_y), self.seed, self.epoch))
-        size = self.train_config["batch_size"]
-        index = self._order[1][self.batch_in_epoch * size:(self.batch_in_epoch + 1) * size]
-        return self.train_x[index].to(self.device), self.train_y[index].to(self.device)
+        index, size = shard(self._order[1], self.batch_in_epoch, self.per_rank_batch,
+                            self.world)
+        return self.train_x[index].to(self.device), self.train_y[index].to(self.device), size
+
+    def _loss(self) -> tuple[torch.Tensor, float]:
+        """The loss to differentiate and the global batch's mean loss."""
+        inputs, labels, size = self._batch()
+        if not self.world.distributed:
+            loss = F.cross_entropy(self.net(inputs), labels)
+            return loss, loss.item()
+        # DDP averages gradients over ranks: scaling each rank's summed loss by
+        # world size / global batch size makes that average the gradient of the global
+        # batch's mean loss, whatever the shard sizes (the last batch of an epoch is uneven).
+        loss = F.cross_entropy(self.net(inputs), labels, reduction="sum") * (
+            self.world.size / size)
+        return loss, self.world.mean(loss)
 
     def train_step(self) -> float:
         """One optimizer step on the next batch; runs the epoch end when the epoch is done."""
-        inputs, labels = self._batch()
-        self.model.train()
+        self.net.train()
         self.optimizer.zero_grad(set_to_none=True)
-        loss = F.cross_entropy(self.model(inputs), labels)
-        value = loss.item()
+        loss, value = self._loss()
         if not math.isfinite(value):
             # Stop before the step: a diverged run must not bill on, and its last checkpoint
             # stays clean for a post-mortem.
@@ -171,8 +211,8 @@ class Trainer:
             started = time.perf_counter()
             loss = self.train_step()
             on_step(self.step, time.perf_counter() - started, loss)
-            stop = stop_requested()
-            if stop or should_save(self.step):
+            stop, due = self.world.agree(stop_requested(), should_save(self.step))
+            if stop or due:
                 save()
             if stop:
                 break
