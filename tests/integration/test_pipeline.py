@@ -53,6 +53,9 @@ def test_pipeline_delivers_runs_report_figure_and_evidence(finished_project):
     report = json.loads((finished_project / "verify" / "report.json").read_text())
     assert report["schema"] == "rgt/verify/v1" and len(report["comparisons"]) >= 1
     assert all(c["verdict"] != "confounded" for c in report["comparisons"])
+    # The clean example raises no false alarm from the data, control or probe checks.
+    assert not [f for f in report["findings"] if f["severity"] == "error"
+                or f["check"].startswith(("leakage", "shuffle", "no-grad", "optimizer"))]
     figure = finished_project / "figures" / "test_accuracy"
     assert (figure / "figure.png").stat().st_size > 0
     assert json.loads((figure / "provenance.json").read_text())["pixel_gate"]["ok"] is True

@@ -51,8 +51,10 @@ def write_run(runs_dir: Path, run_id: str, *, test_accuracy: float, exp_id: str 
               overrides: dict | None = None, extra_config: dict | None = None, n: int = 1000,
               status: str = "finished", selection_split: str = "val", selected_step: int = 10,
               evaluated_step: int | None = None, collapse: bool = False,
-              direction: str | None = "higher", tamper: dict | None = None) -> Path:
-    """Write a complete ``runs/<run_id>/``; ``tamper`` maps (metric, split) -> stored value."""
+              direction: str | None = "higher", tamper: dict | None = None,
+              meta: dict | None = None) -> Path:
+    """Write a complete ``runs/<run_id>/``; ``tamper`` maps (metric, split) -> stored value;
+    ``meta`` adds keys to ``run.json``."""
     run_dir = runs_dir / run_id
     run_dir.mkdir(parents=True)
     overrides = overrides or {}
@@ -64,7 +66,7 @@ def write_run(runs_dir: Path, run_id: str, *, test_accuracy: float, exp_id: str 
         entry["value"] = (tamper or {}).get((entry["name"], entry["split"]), entry["value"])
     meta = {"schema": "rgt/run/v1", "run_id": run_id, "exp_id": exp_id, "variant": variant,
             "seed": seed, "baseline_variant": baseline, "variant_overrides": overrides,
-            "status": status, "selected_step": selected_step}
+            "status": status, "selected_step": selected_step} | (meta or {})
     results = {"schema": "rgt/results/v1", "run_id": run_id, "exp_id": exp_id,
                "variant": variant, "seed": seed, "metrics": metrics,
                "selection": {"metric": "accuracy", "split": selection_split,

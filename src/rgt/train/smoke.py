@@ -1,18 +1,21 @@
 """The CPU smoke gate: two optimizer steps of a variant before any real training.
 
 It catches import, config, shape and scale bugs in seconds — before a GPU is billed — and says
-which check failed.
+which check failed. It then runs the run-time probes of :mod:`rgt.train.probes` on one training
+batch and records them: a probe result that means a broken model fails the gate, the advisory
+ones (all-zero gradients, frozen parameters in the optimizer, a poor overfit, an odd update
+ratio or learning rate) are recorded for ``rgt verify`` and printed.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 import time
 
-import torch
-
-from rgt.errors import RgtError
+from rgt.errors import RgtError, TrainingDiverged
 from rgt.runplan import RunSpec
+from rgt.train import probes
 
 
 class SmokeFailure(RgtError):
@@ -20,36 +23,92 @@ class SmokeFailure(RgtError):
 
 
 def smoke_test(spec: RunSpec, steps: int = 2) -> dict:
-    """Build data and model for ``spec`` on the CPU and run ``steps`` optimizer steps."""
+    """Build data and model for ``spec`` on the CPU; run ``steps`` optimizer steps, then probes."""
     from rgt.train.run import load_run_data
     from rgt.train.trainer import Trainer
 
     started = time.perf_counter()
     config = {**spec.config, "train": {**spec.config["train"], "device": "cpu"}}
+    label = f"smoke test of {spec.exp_id}/{spec.variant}"
+    trainer = None
     try:
         trainer = Trainer(config, *load_run_data(spec), spec.seed)
         losses = [trainer.train_step() for _ in range(min(steps, trainer.total_steps))]
+    except TrainingDiverged as error:
+        raise _diverged(label, trainer, error) from error
     except RgtError:
         raise
     except Exception as error:
-        raise SmokeFailure(f"smoke test of {spec.exp_id}/{spec.variant} crashed: "
-                           f"{type(error).__name__}: {error}",
+        raise SmokeFailure(f"{label} crashed: {type(error).__name__}: {error}",
                            "fix the model, dataset or config named above; nothing was trained"
                            ) from error
-    _check(spec, trainer, losses)
+    _check_losses(label, losses)
+    results = probes.run_probes(trainer.model, trainer.optimizer, probe_batch(trainer),
+                                configured_lr=config["train"].get("lr"))
+    _gate(label, results)
+    advisories = advisory_lines(results)
+    for line in advisories:
+        print(f"warning: {label}: {line}", file=sys.stderr)
     return {"schema": "rgt/smoke/v1", "smoke_id": spec.smoke_id, "exp_id": spec.exp_id,
             "variant": spec.variant, "ok": True, "losses": losses,
-            "seconds": time.perf_counter() - started}
+            "seconds": time.perf_counter() - started, "probes": results,
+            "advisories": advisories}
 
 
-def _check(spec: RunSpec, trainer, losses: list[float]) -> None:
-    label = f"smoke test of {spec.exp_id}/{spec.variant}"
+def probe_batch(trainer):
+    """The first ``batch_size`` training samples, on the trainer's device."""
+    size = trainer.train_config["batch_size"]
+    return (trainer.train_x[:size].to(trainer.device), trainer.train_y[:size].to(trainer.device))
+
+
+def _diverged(label: str, trainer, error: TrainingDiverged) -> SmokeFailure:
+    where = ""
+    if trainer is not None:
+        module = probes.first_nonfinite_module(trainer.model, probe_batch(trainer)[0])["module"]
+        where = f"; first module with a non-finite output: {module}" if module else ""
+    return SmokeFailure(f"{label}: {error.message}{where}",
+                        error.fix or "lower train.lr or check the data scaling")
+
+
+def _check_losses(label: str, losses: list[float]) -> None:
     if not all(math.isfinite(loss) for loss in losses):
         raise SmokeFailure(f"{label}: loss is not finite ({losses})",
                            "lower train.lr or check the data scaling")
-    missing = [name for name, param in trainer.model.named_parameters()
-               if param.requires_grad and (param.grad is None or not torch.isfinite(
-                   param.grad).all())]
-    if missing:
-        raise SmokeFailure(f"{label}: parameters with no finite gradient: {', '.join(missing)}",
+
+
+def _gate(label: str, results: dict) -> None:
+    grads = results["no-grad-params"]
+    broken = grads["none"] + grads["nonfinite"]
+    if broken:
+        raise SmokeFailure(f"{label}: parameters with no finite gradient: {', '.join(broken)}",
                            "make sure every trainable parameter is used in forward()")
+    missing = results["optimizer-coverage"]["missing"]
+    if missing:
+        raise SmokeFailure(f"{label}: trainable parameters missing from the optimizer: "
+                           f"{', '.join(missing)}",
+                           "build the optimizer from model.parameters() after the model is "
+                           "complete, or set requires_grad=False on parameters meant frozen")
+    module = results["nonfinite-module"]["module"]
+    if module:
+        raise SmokeFailure(f"{label}: module {module} produces a non-finite output",
+                           "check that module's inputs, initialisation and scale")
+
+
+def advisory_lines(results: dict) -> list[str]:
+    """One line per advisory probe result that is not ok (nothing here fails the gate)."""
+    lines = []
+    if zero := results["no-grad-params"]["zero"]:
+        lines.append(f"parameters whose gradient is all zero: {', '.join(zero)}")
+    if frozen := results["optimizer-coverage"]["frozen"]:
+        lines.append(f"frozen parameters inside an optimizer group: {', '.join(frozen)}")
+    if not results["applied-lr"]["ok"]:
+        lines.append(f"applied learning rates {results['applied-lr']['lr']} are not all > 0")
+    ratio = results["update-ratio"]
+    if not ratio["ok"]:
+        lines.append(f"update/weight ratios {ratio['ratios']} outside (0, {ratio['max_ratio']}]")
+    overfit = results["overfit-one-batch"]
+    if not overfit["ok"]:
+        lines.append(f"loss on one repeated batch fell only from {overfit['initial_loss']:.4g} "
+                     f"to {overfit['best_loss']} in {overfit['steps']} steps "
+                     f"(target: {overfit['target_fraction']:g} of the first)")
+    return lines

@@ -10,8 +10,10 @@ from rgt.verify.checks import BUG_CHECKS, run_findings
 from rgt.verify.compare import Comparison, Settings, compare_experiment
 from rgt.verify.experiments import Experiment, build_claim_index, group_experiments
 from rgt.verify.findings import ClaimIndex, Finding
+from rgt.verify.leakage import leakage_findings
 from rgt.verify.predictions import load_predictions
 from rgt.verify.runs import RunSet, load_runs
+from rgt.verify.smoke_records import probe_findings
 
 SCHEMA = "rgt/verify/v1"
 
@@ -35,9 +37,10 @@ class Audit:
 
 
 def audit_runs(runs_dir: str | Path, settings: Settings | None = None,
-               only: Collection[str] | None = None) -> Audit:
-    """Audit the runs under ``runs_dir`` (only those ids when given); raises
-    ``RunStateError`` on unusable input only."""
+               only: Collection[str] | None = None,
+               smoke_dir: str | Path | None = None) -> Audit:
+    """Audit the runs under ``runs_dir`` (only those ids when given), reading the smoke records
+    under ``smoke_dir`` when given; raises ``RunStateError`` on unusable input only."""
     settings = settings or Settings()
     runset = load_runs(runs_dir, only)
     experiments, findings = group_experiments(runset.runs)
@@ -45,9 +48,11 @@ def audit_runs(runs_dir: str | Path, settings: Settings | None = None,
     findings += skipped_findings(runset)
     for run in runset.runs:
         findings += run_findings(run, load_predictions(run.predictions_path), claims)
+    findings += leakage_findings(runset.runs, claims)
+    findings += probe_findings(runset.runs, smoke_dir, claims)
     suspects: dict[str, list[str]] = {}
     for finding in findings:
-        if finding.check in BUG_CHECKS:
+        if finding.check in BUG_CHECKS and finding.severity == "error":
             suspects.setdefault(finding.subject, []).append(finding.check)
     comparisons = [c for exp in experiments for c in compare_experiment(exp, suspects, settings)]
     for experiment in experiments:

@@ -1,4 +1,5 @@
-"""Per-run integrity checks: re-derivation, collapse, stale checkpoint, selection on test."""
+"""Per-run integrity checks: re-derivation, collapse, shuffled-label control, stale checkpoint,
+selection on test."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import math
 
 import numpy as np
 
+from rgt.verify.controls import shuffle_control_findings
 from rgt.verify.findings import ClaimIndex, Finding
 from rgt.verify.predictions import Predictions
 from rgt.verify.runs import Run
@@ -17,7 +19,8 @@ LOSS_REL_TOLERANCE = 1e-4
 LOSS_ABS_TOLERANCE = 1e-6
 COLLAPSE_ENTROPY_FRACTION = 0.10
 VALIDATION_SPLITS = ("val", "validation")
-BUG_CHECKS = ("rederive-mismatch", "collapse", "stale-checkpoint")
+# Error findings of these checks make every comparison the run is in a suspect-bug.
+BUG_CHECKS = ("rederive-mismatch", "collapse", "stale-checkpoint", "shuffle-control")
 
 
 def run_label(run: Run) -> str:
@@ -121,8 +124,12 @@ def selection_on_test_finding(run: Run, claims: ClaimIndex) -> Finding | None:
 
 
 def run_findings(run: Run, predictions: Predictions, claims: ClaimIndex) -> list[Finding]:
-    """Every per-run check on one run."""
+    """Every per-run check on one run; the shuffled-label control only when not collapsed
+    (a collapsed model is at chance by construction: one finding names the cause)."""
     findings = rederive_findings(run, predictions, claims)
-    optional = (collapse_finding(run, predictions, claims),
-                stale_checkpoint_finding(run, claims), selection_on_test_finding(run, claims))
+    collapse = collapse_finding(run, predictions, claims)
+    if collapse is None:
+        findings += shuffle_control_findings(run, predictions, claims)
+    optional = (collapse, stale_checkpoint_finding(run, claims),
+                selection_on_test_finding(run, claims))
     return findings + [finding for finding in optional if finding is not None]

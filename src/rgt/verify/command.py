@@ -7,8 +7,12 @@ when the verb runs.
 from __future__ import annotations
 
 import argparse
+from pathlib import PurePosixPath
 
+from rgt.paths import smoke_record
 from rgt.rundirs import add_only_option
+
+SMOKE_DIR = str(PurePosixPath(smoke_record("any")).parent)
 
 
 def register(subparsers) -> None:
@@ -31,6 +35,9 @@ def register(subparsers) -> None:
     parser.add_argument("--min-effect", type=_non_negative_float, default=0.01, metavar="X",
                         help="smallest difference worth detecting; an MDE above it makes a "
                              "null result 'underpowered' (default: 0.01)")
+    parser.add_argument("--smoke-dir", default=SMOKE_DIR,
+                        help="smoke records whose probe results become findings "
+                             f"(default: {SMOKE_DIR})")
     add_only_option(parser)
     parser.set_defaults(func=run_verify)
 
@@ -42,7 +49,8 @@ def run_verify(args: argparse.Namespace) -> int:
     from rgt.verify.report import write_report
 
     audit = audit_runs(args.runs, Settings(n_resamples=args.bootstrap,
-                                           min_effect=args.min_effect), args.only)
+                                           min_effect=args.min_effect), args.only,
+                       args.smoke_dir)
     write_report(audit, args.json, args.md)
     errors = sum(1 for finding in audit.findings if finding.severity == "error")
     print(f"verify: {len(audit.comparisons)} comparisons, {len(audit.findings)} findings "

@@ -8,7 +8,9 @@ from pathlib import Path
 from rgt.atomic import write_bytes, write_json, write_text
 from rgt.verify.audit import Audit
 from rgt.verify.compare import VERDICTS, Comparison
+from rgt.verify.controls import CHANCE_SLACK, SHUFFLE_ALPHA, SHUFFLES
 from rgt.verify.findings import SEVERITY_RANK, Finding
+from rgt.verify.leakage import NEAR_CORRELATION
 from rgt.verify.plots import plot_filename, render_plot
 from rgt.verify.stats import ALPHA, POWER
 
@@ -83,12 +85,18 @@ def _method_notes(audit: Audit) -> list[str]:
                  f"resampled independently, RNG seeded from the comparison id).")
     mde = (f"- MDE = (z₁₋α/₂ + z_power) · sd_pooled · √(1/n_base + 1/n_cand), α = {ALPHA}, "
            f"power = {POWER}; --min-effect = {settings.min_effect:g}.")
-    verdicts = ("- Verdict, first match wins: suspect-bug (re-derivation mismatch, collapse or "
-                "stale checkpoint in a run on either side) → confounded (configs differ beyond "
-                "the declared variable) → effect (CI excludes 0) → underpowered (MDE > min "
-                "effect or n < 2) → noise.")
+    verdicts = ("- Verdict, first match wins: suspect-bug (re-derivation mismatch, collapse, "
+                "a failed label-shuffled control or a stale checkpoint in a run on either "
+                "side) → confounded (configs differ beyond the declared variable) → effect (CI "
+                "excludes 0) → underpowered (MDE > min effect or n < 2) → noise.")
+    leakage = (f"- Leakage: the data and split are rebuilt and checked against the hashes pinned "
+               f"in run.json; exact duplicates across splits by sha256 of the input bytes, near "
+               f"duplicates by input correlation ≥ {NEAR_CORRELATION}.")
+    control = (f"- Label-shuffled control: test accuracy against {SHUFFLES} label permutations "
+               f"(p ≤ {SHUFFLE_ALPHA} required); the control's level above 1/C + "
+               f"{CHANCE_SLACK} is disclosed. Probe findings come from the smoke records.")
     return ["- Headline split: test. Per variant: mean, std (ddof=1), n over seeds.",
-            bootstrap, mde, verdicts,
+            bootstrap, mde, verdicts, leakage, control,
             "- Plots: seed values as dots; mean ± 95% Student-t interval per variant."]
 
 

@@ -126,7 +126,9 @@ def read_yaml(path: Path) -> dict:
     import yaml
 
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        # libyaml's loader when present: the pure-Python one is most of the cost of a large audit
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)  # noqa: S506
     except (OSError, yaml.YAMLError) as error:
         raise RunStateError(f"{path} is unreadable: {error}",
                             fix="re-run `rgt train` for this run, or remove the run directory"

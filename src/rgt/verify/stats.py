@@ -68,7 +68,7 @@ def diff_ci(candidate: Summary, baseline: Summary, sign: int, n_resamples: int,
     result = stats.bootstrap(
         (np.asarray(candidate.values), np.asarray(baseline.values)), statistic,
         n_resamples=n_resamples, vectorized=True, paired=False, confidence_level=CONFIDENCE,
-        method="percentile", **_rng_argument(stats.bootstrap, seed))
+        method="percentile", **rng_argument(stats.bootstrap, seed))
     interval = result.confidence_interval
     return _finite(interval.low), _finite(interval.high)
 
@@ -102,7 +102,8 @@ def mean_interval(summary: Summary) -> tuple[float, float] | None:
     return summary.mean - half, summary.mean + half
 
 
-def _rng_argument(function, seed: int) -> dict:
+def rng_argument(function, seed: int) -> dict:
+    """``rng=`` or ``random_state=`` (whichever ``function`` takes) seeded with ``seed``."""
     # scipy >= 1.15 takes `rng`; older releases (the floor is 1.11) only `random_state`.
     name = "rng" if "rng" in inspect.signature(function).parameters else "random_state"
     return {name: np.random.default_rng(seed)}
