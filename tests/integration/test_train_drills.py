@@ -130,3 +130,15 @@ def test_rerunning_a_sealed_run_touches_nothing(drill):
     result = rgt(["train", "--config", str(config), "--run-id", run_id], project, TIMEOUT)
     assert result.returncode == 0 and "already sealed" in result.stdout
     assert {p.name: (sha256_file(p), p.stat().st_mtime_ns) for p in run_dir.iterdir()} == before
+
+
+def test_opt_in_probes_leave_the_run_bit_identical(drill, reference):
+    project, config, run_id = drill
+    result = rgt(["train", "--probes", "--config", str(config), "--run-id", run_id], project,
+                 TIMEOUT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    probes = json.loads((project / "checkpoints" / run_id / "probes.json").read_text())
+    assert {"no-grad-params", "optimizer-coverage", "nonfinite-module", "update-ratio",
+            "applied-lr", "overfit-one-batch", "data-starvation"} <= set(probes)
+    assert probes["no-grad-params"]["ok"] and probes["optimizer-coverage"]["ok"]
+    assert _outcome(project, run_id) == reference

@@ -102,3 +102,45 @@ def test_oversized_step_is_flagged_by_the_update_ratio():
     model = Net()
     ratio = probes.update_ratios(model, torch.optim.SGD(model.parameters(), lr=1e4), batch())
     assert ratio["ratios"][0] > probes.MAX_UPDATE_RATIO and not ratio["ok"]
+
+
+class _SlowDigits(torch.utils.data.Dataset):
+    """A dataset whose every item takes ``delay`` seconds, like slow decoding."""
+
+    def __init__(self, delay: float):
+        self.delay = delay
+
+    def __len__(self):
+        return 64
+
+    def __getitem__(self, index):
+        import time
+
+        time.sleep(self.delay)
+        return torch.full((8,), float(index)), index % 2
+
+
+def _linear_step(model):
+    def step(batch):
+        model(batch[0]).sum().backward()
+    return step
+
+
+def test_a_starving_data_loader_is_caught_and_a_fed_one_passes():
+    model = nn.Linear(8, 2)
+    slow = torch.utils.data.DataLoader(_SlowDigits(0.01), batch_size=8)
+    fast = torch.utils.data.DataLoader(_SlowDigits(0.0), batch_size=8)
+    starving = probes.data_starvation(slow, _linear_step(model), steps=4)
+    fed = probes.data_starvation(fast, _linear_step(model), steps=4)
+    assert not starving["ok"] and starving["wait_fraction"] > 0.5 and starving["steps"] == 4
+    assert fed["wait_fraction"] < starving["wait_fraction"]
+    assert probes.data_starvation([], _linear_step(model))["steps"] == 0
+
+
+def test_probes_are_opt_in_through_the_environment(monkeypatch):
+    monkeypatch.delenv(probes.PROBES_ENV, raising=False)
+    assert not probes.probes_enabled()
+    monkeypatch.setenv(probes.PROBES_ENV, "1")
+    assert probes.probes_enabled()
+    monkeypatch.setenv(probes.PROBES_ENV, "0")
+    assert not probes.probes_enabled()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 
@@ -16,6 +17,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     train.add_argument("--run-id", required=True, help="a run id from `rgt plan`")
     train.add_argument("--host-audit", help="the phase-0 audit of the host (JSON), sealed into "
                                             "run.json (the executor passes it)")
+    train.add_argument("--probes", action="store_true",
+                       help="run the run-time probes on the first batch of a fresh run and write "
+                            "checkpoints/<run-id>/probes.json (same as RGT_PROBES=1; results "
+                            "are unchanged)")
     train.set_defaults(func=run_train)
     smoke = subparsers.add_parser(
         "smoke", help="CPU smoke gate: 2 optimizer steps of a variant, before training")
@@ -29,6 +34,8 @@ def run_train(args: argparse.Namespace) -> int:
     """Handler of ``rgt train``."""
     from rgt.train.distributed import reports_dir_from_env, run_worker, world_from_env
 
+    if args.probes:  # through the environment, so torchrun's workers see it too
+        os.environ["RGT_PROBES"] = "1"
     world = world_from_env()
     if world.distributed:  # a worker started by torch's launcher (see _launch)
         return run_worker(world, reports_dir_from_env(), lambda: _train(args, world))

@@ -11,13 +11,21 @@ Thresholds (module constants, documented where used):
   is at most ``OVERFIT_FRACTION`` of the first loss.
 - update/weight ratio: ok when every param group's ``||dW|| / ||W||`` after one step is finite,
   non-zero and at most ``MAX_UPDATE_RATIO``.
+- data starvation: ok when at most ``STARVATION_FRACTION`` of the time goes to waiting for the
+  next batch rather than to the step itself.
+
+Opt-in during training: ``rgt train --probes`` (or ``RGT_PROBES=1`` in the environment, which
+reaches every worker and every Snakemake job) runs them once on the first batch of a fresh run
+and writes ``checkpoints/<run-id>/probes.json``; a user's own loop calls them directly.
 """
 
 from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Callable
+import os
+import time
+from collections.abc import Callable, Iterable
 
 import torch
 import torch.nn.functional as F
@@ -29,6 +37,8 @@ LossFn = Callable[[torch.Tensor, torch.Tensor], torch.Tensor]
 OVERFIT_STEPS = 30
 OVERFIT_FRACTION = 0.5
 MAX_UPDATE_RATIO = 1.0
+STARVATION_FRACTION = 0.2
+PROBES_ENV = "RGT_PROBES"
 
 
 def _copies(model: nn.Module, optimizer: torch.optim.Optimizer):
@@ -173,3 +183,31 @@ def run_probes(model: nn.Module, optimizer: torch.optim.Optimizer, batch: Batch,
                update_ratios(model, optimizer, batch, loss_fn),
                overfit_one_batch(model, optimizer, batch, loss_fn)]
     return {result["probe"]: result for result in results}
+
+
+def data_starvation(batches: Iterable, step: Callable[[object], object], steps: int = 20) -> dict:
+    """Time waiting for the next batch vs time in ``step(batch)``, over ``steps`` batches.
+
+    A data loader that cannot keep up (too few workers, slow decoding) shows as a high wait
+    fraction: the GPU idles while the bill runs.
+    """
+    waited = worked = 0.0
+    count, iterator = 0, iter(batches)
+    for _ in range(steps):
+        started = time.perf_counter()
+        batch = next(iterator, None)
+        if batch is None:
+            break
+        fetched = time.perf_counter()
+        step(batch)
+        waited, worked = waited + fetched - started, worked + time.perf_counter() - fetched
+        count += 1
+    fraction = waited / (waited + worked) if waited + worked else 0.0
+    return {"probe": "data-starvation", "ok": fraction <= STARVATION_FRACTION, "steps": count,
+            "wait_s": waited, "step_s": worked, "wait_fraction": fraction}
+
+
+def probes_enabled() -> bool:
+    """Whether the user opted in to the probes during training (``RGT_PROBES=1``)."""
+    return os.environ.get(PROBES_ENV, "") not in ("", "0")
+

@@ -14,14 +14,17 @@ import warnings
 from contextlib import nullcontext
 from pathlib import Path
 
+import torch
+
 from rgt.data import load_dataset, make_split, split_sha256
 from rgt.errors import CheckpointError, DataError
 from rgt.runplan import RunSpec
 from rgt.train.cadence import Cadence
 from rgt.train.checkpoint import CheckpointStore, CheckpointWarning
-from rgt.train.determinism import configure
+from rgt.train.determinism import capture_rng, configure, restore_rng
 from rgt.train.distributed import SINGLE, World
 from rgt.train.preemption import EXIT_PREEMPTED, preemption_flag
+from rgt.train.probes import data_starvation, probes_enabled, run_probes
 from rgt.train.progress import TrainingProgress, run_logger
 from rgt.train.sealing import is_sealed, seal_run
 from rgt.train.status import RunStatus
@@ -86,6 +89,8 @@ def _train(spec: RunSpec, trainer: Trainer, state_dir: Path, status: RunStatus,
     store = CheckpointStore(state_dir, keep=ckpt["keep"])
     cadence = Cadence(ckpt["mtbf_hours"], ckpt["every_steps"])
     resumed = _resume(store, trainer, cadence, spec, logger)
+    if not resumed and trainer.world.is_main and probes_enabled():
+        _write_probes(trainer, state_dir, logger)
     status.set("running", trainer.step)
     bar = TrainingProgress(spec.run_id, trainer.total_steps, trainer.step) if (
         trainer.world.is_main) else nullcontext()
@@ -99,6 +104,29 @@ def _train(spec: RunSpec, trainer: Trainer, state_dir: Path, status: RunStatus,
     if flag:
         logger.info("received %s", flag.signal_name)
     return finished
+
+
+def _write_probes(trainer: Trainer, state_dir: Path, logger: logging.Logger) -> None:
+    """The opt-in run-time probes on the first batch of a fresh run (they work on copies)."""
+    from rgt.atomic import write_json
+
+    size = trainer.per_rank_batch
+    inputs, labels = (trainer.train_x[:size].to(trainer.device),
+                      trainer.train_y[:size].to(trainer.device))
+    batches = ((trainer.train_x[i:i + size].to(trainer.device),)
+               for i in range(0, len(trainer.train_y), size))
+    rng = capture_rng()  # a forward in train mode draws dropout masks: the run must not see it
+    results = run_probes(trainer.model, trainer.optimizer, (inputs, labels))
+    with torch.no_grad():
+        starvation = data_starvation(batches, lambda batch: trainer.model(batch[0]), steps=5)
+    restore_rng(rng)
+    results[starvation["probe"]] = starvation
+    write_json(state_dir / "probes.json", results)
+    for name, result in results.items():
+        if not result["ok"]:
+            logger.warning("probe %s failed: %s", name, result)
+    logger.info("probes: %d of %d ok (%s)", sum(r["ok"] for r in results.values()),
+                len(results), state_dir / "probes.json")
 
 
 class LoopHooks:
