@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import socket
 from pathlib import Path
 
+from rgt.processes import pid_alive
 from rgt.train.status import read_json
 
 
@@ -47,13 +47,7 @@ def run_state(run_dir: Path, state_dir: Path) -> tuple[str, str]:
 def _alive(status: dict) -> bool:
     if status.get("host") != socket.gethostname():
         return True  # another machine's process: trust its record (a watcher checks it there)
-    try:
-        os.kill(int(status["pid"]), 0)
-    except (ProcessLookupError, ValueError):
-        return False
-    except PermissionError:
-        return True
-    return True
+    return pid_alive(status.get("pid"))
 
 
 def headline_metrics(run_dir: Path) -> dict:

@@ -21,6 +21,8 @@ import sys
 import time
 from pathlib import Path
 
+from rgt.processes import pid_alive
+
 
 def running_trainings(checkpoints: Path, host: str | None = None) -> dict[str, int]:
     """``{run_id: pid}`` of every run under ``checkpoints`` recorded running on ``host``."""
@@ -32,7 +34,7 @@ def running_trainings(checkpoints: Path, host: str | None = None) -> dict[str, i
         except (OSError, ValueError):
             continue  # a status being replaced right now, or not ours: nothing to stop
         pid = status.get("pid")
-        if status.get("state") == "running" and status.get("host") == host and _alive(pid):
+        if status.get("state") == "running" and status.get("host") == host and pid_alive(pid):
             found[path.parent.name] = pid
     return found
 
@@ -50,24 +52,8 @@ def stop_trainings(checkpoints: Path, grace_seconds: float, host: str | None = N
     deadline = time.monotonic() + grace_seconds
     while targets and time.monotonic() < deadline:
         time.sleep(poll_seconds)
-        targets = {run_id: pid for run_id, pid in targets.items() if _alive(pid)}
+        targets = {run_id: pid for run_id, pid in targets.items() if pid_alive(pid)}
     return targets
-
-
-def _alive(pid) -> bool:
-    if not isinstance(pid, int) or pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    # A zombie (exited, not yet reaped by its parent) has finished its work.
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return True
 
 
 def _signal(pid: int, signum: int) -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from rgt.atomic import write_json
 from rgt.errors import RgtError
+from rgt.processes import pid_alive
 from rgt.train.distributed import RANKS_DIR, REPORTS_ENV, report_path
 from rgt.train.preemption import EXIT_PREEMPTED, preemption_flag
 from rgt.train.status import read_json, utc_now
@@ -107,27 +108,12 @@ def _signal_ranks(reports: dict, signum: int, only_running: bool = False) -> set
     """Signal the ranks' processes that are still alive; returns the ranks signalled."""
     signalled = set()
     for rank, report in reports.items():
-        if report and (not only_running or report["state"] == "running") and _alive(
+        if report and (not only_running or report["state"] == "running") and pid_alive(
                 report["pid"]):
             with suppress(ProcessLookupError):  # it ended just now
                 os.kill(report["pid"], signum)
                 signalled.add(rank)
     return signalled
-
-
-def _alive(pid: int) -> bool:
-    """True for a running process; a dead rank not yet reaped by torch's launcher (a zombie)
-    is not alive — it must not be mistaken for a hung one."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except (OSError, IndexError):
-        return True
 
 
 def read_reports(reports_dir: Path, processes: int) -> dict[int, dict | None]:
