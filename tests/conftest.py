@@ -85,7 +85,7 @@ def sshd_server(tmp_path_factory):
         missing = str(error)
     else:
         yield server
-        server.stop()
+        server.release()
         return
     pytest.fail(missing, pytrace=False)
 

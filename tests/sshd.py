@@ -79,6 +79,13 @@ class LoopbackSshd:
         children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
         return [int(pid) for pid in children.read_text().split()]
 
+    def release(self) -> None:
+        """Stop the server and what was left running on its disk (detached jobs, watchdogs),
+        as giving a rented machine back would: for the end of a test session."""
+        self.stop()
+        for pid in self.detached_pids():
+            _kill_quietly(pid)
+
     def detached_pids(self) -> list[int]:
         """Pids of processes whose command line names this server's disk (jobs, watchdogs)."""
         needle, found = str(self.disk).encode(), []
@@ -90,11 +97,8 @@ class LoopbackSshd:
         return found
 
     def stop(self) -> None:
-        """Stop the listener, every connection it serves, and what was left running on its
-        disk (detached jobs and watchdogs), as releasing a rented machine would."""
+        """Stop the listener and every connection it serves (what runs detached goes on)."""
         for pid in self.session_pids() if self.process.poll() is None else []:
-            _kill_quietly(pid)
-        for pid in self.detached_pids():
             _kill_quietly(pid)
         if self.process.poll() is None:
             self.process.terminate()

@@ -27,7 +27,7 @@ def host(tmp_path_factory):
     """A loopback sshd: the rented machine, its disk a temp directory."""
     server = start_sshd(tmp_path_factory.mktemp("host"))
     yield server
-    server.stop()
+    server.release()
 
 
 def make_project(directory: Path, config: dict) -> Path:

@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.ssh]
 def host(tmp_path_factory):
     server = start_sshd(tmp_path_factory.mktemp("up-host"))
     yield server
-    server.stop()
+    server.release()
 
 
 def _up(host, project, *extra):
