@@ -9,16 +9,15 @@ import sys
 import pytest
 
 from conftest import ROOT, rgt, write_config
-from sshd import ALIAS, start_sshd
+from sshd import ALIAS
 
 pytestmark = [pytest.mark.integration, pytest.mark.ssh]
 
 
-@pytest.fixture(scope="module")
-def host(tmp_path_factory):
-    server = start_sshd(tmp_path_factory.mktemp("up-host"))
-    yield server
-    server.release()
+@pytest.fixture
+def host(sshd_server):
+    """The session's loopback sshd (tests/conftest.py)."""
+    return sshd_server
 
 
 def _up(host, project, *extra):
