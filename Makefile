@@ -53,6 +53,8 @@ lint: setup
 bench: setup
 	$(PY) bench/checkpoint.py
 	$(PY) bench/overhead.py
+	$(PY) bench/transfer.py
+	$(PY) bench/verify.py
 
 clean-runs:
 	@echo "runs/ and checkpoints/ are results: move them aside by hand if you mean it"
