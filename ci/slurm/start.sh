@@ -8,6 +8,8 @@ set -euo pipefail
 STATE=${RGT_SLURM_STATE:?set RGT_SLURM_STATE to a directory for Slurm state and PIDs}
 mkdir -p "$STATE"
 STATE=$(cd "$STATE" && pwd)
+# munged and mariadbd run as their own users: they must traverse the state dir (mktemp -d is 0700).
+chmod 0755 "$STATE"
 HERE=$(cd "$(dirname "$0")" && pwd)
 
 wait_for() { # wait_for SECONDS CMD...
