@@ -41,6 +41,7 @@ class LoopbackSshd:
     state: Path
     port: int
     process: subprocess.Popen
+    alias: str = ALIAS
 
     @property
     def ssh_config(self) -> Path:
@@ -141,7 +142,7 @@ Subsystem sftp internal-sftp
 """
 
 
-def _ssh_config(state: Path, port: int) -> str:
+def _ssh_config(state: Path, port: int, alias: str = ALIAS) -> str:
     common = f"""  HostName 127.0.0.1
   Port {port}
   User {getpass.getuser()}
@@ -151,10 +152,10 @@ def _ssh_config(state: Path, port: int) -> str:
   StrictHostKeyChecking yes
   BatchMode yes
 """
-    return f"Host {ALIAS}\n{common}\nHost {JUMP_ALIAS}\n{common}  ProxyJump {ALIAS}\n"
+    return f"Host {alias}\n{common}\nHost {JUMP_ALIAS}\n{common}  ProxyJump {alias}\n"
 
 
-def write_files(state: Path, port: int) -> None:
+def write_files(state: Path, port: int, alias: str = ALIAS) -> None:
     """Keys, known_hosts, sshd_config and ssh_config for a server on ``port``."""
     state.mkdir(parents=True, exist_ok=True)
     (state / "disk").mkdir(exist_ok=True)
@@ -169,7 +170,7 @@ def write_files(state: Path, port: int) -> None:
     (state / "home" / ".bashrc").write_text(
         f'[ -e {state}/slow ] && [ -z "$RGT_PAUSED" ] && {{ export RGT_PAUSED=1; sleep 0.3; }}\n')
     (state / "sshd_config").write_text(_sshd_config(state, port))
-    (state / "ssh_config").write_text(_ssh_config(state, port))
+    (state / "ssh_config").write_text(_ssh_config(state, port, alias))
 
 
 def _wait_for_banner(port: int, process: subprocess.Popen, timeout: float = 10) -> None:
@@ -186,8 +187,10 @@ def _wait_for_banner(port: int, process: subprocess.Popen, timeout: float = 10) 
     raise RuntimeError(f"sshd did not answer on 127.0.0.1:{port} within {timeout} s")
 
 
-def start_sshd(state: Path) -> LoopbackSshd:
-    """Start a loopback sshd whose files live in ``state``; stop it with ``.stop()``.
+def start_sshd(state: Path, alias: str = ALIAS) -> LoopbackSshd:
+    """Start a loopback sshd whose files live in ``state``, reached as ``alias``.
+
+    Stop it with ``.stop()`` (connections only) or ``.release()`` (everything it ran).
 
     Raises:
         SshdMissing: ``/usr/sbin/sshd`` is not installed.
@@ -196,7 +199,7 @@ def start_sshd(state: Path) -> LoopbackSshd:
         raise SshdMissing(f"{SSHD} not found: install openssh-server "
                           "(apt-get install -y openssh-server; CI installs it)")
     port = free_port()
-    write_files(state, port)
+    write_files(state, port, alias)
     # sshd refuses to start without its privilege-separation directory.
     Path("/run/sshd").mkdir(mode=0o755, parents=True, exist_ok=True)
     config = state / "sshd_config"
@@ -209,4 +212,4 @@ def start_sshd(state: Path) -> LoopbackSshd:
     except RuntimeError:
         process.kill()
         raise
-    return LoopbackSshd(state=state, port=port, process=process)
+    return LoopbackSshd(state=state, port=port, process=process, alias=alias)

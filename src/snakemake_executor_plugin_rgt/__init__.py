@@ -57,3 +57,9 @@ class ExecutorSettings(ExecutorSettingsBase):
         "ssh_config file to read instead of ~/.ssh/config"))
     gpu: bool = field(default=False, metadata=_meta(
         "refuse to launch unless torch on the host sees a GPU"))
+    mirror: str = field(default="local", metadata=_meta(
+        "where the newest complete checkpoint of each training job is mirrored while it "
+        "runs: local (the project's checkpoints/), off, or an absolute directory you own"))
+    mirror_every: Optional[float] = field(default=None, metadata=_meta(
+        "seconds between mirrors (default: from checkpoint size, link speed and the "
+        "platform's preemption MTBF, see docs/mirror.md)"))

@@ -45,6 +45,8 @@ class Executor(RemoteExecutor):
         self.backoff = 0
         self._warn_first_use(settings)
         self.runner.watchdog_options = self._watchdog_options(entry)
+        self.platform_facts = self._platform_facts(entry)
+        self.mirror = None  # the mirror loop, made with the first training job's config
 
     def _warn_first_use(self, settings) -> None:
         from rgt.remote.warnings_once import first_use_warnings
@@ -68,12 +70,15 @@ class Executor(RemoteExecutor):
 
     def _watchdog_options(self, entry) -> list[str]:
         """The watchdog's limits and auto-stop opt-in for this host."""
-        from rgt.platforms.facts import load_platform, project_platforms
         from rgt.watch.start import watchdog_options
 
+        return watchdog_options(entry, self._platform_facts(entry))
+
+    def _platform_facts(self, entry) -> dict:
+        from rgt.platforms.facts import load_platform, project_platforms
+
         try:
-            return watchdog_options(entry, load_platform(entry.platform,
-                                                         project_platforms(self.project)))
+            return load_platform(entry.platform, project_platforms(self.project))
         except RgtError as error:
             raise WorkflowError(f"rgt: {error}") from None
 
@@ -93,11 +98,44 @@ class Executor(RemoteExecutor):
         config_file = job.format_wildcards("{params.config}")
         try:
             tree = self._tree(config_file)
-            self._attach_or_launch(run_id, lambda: self.runner.launch(run_id, tree))
+            target = self._mirror_target(run_id, config_file)
+            self._attach_or_launch(run_id, lambda: self._seed_and_launch(run_id, tree, target))
+            if target is not None:
+                self.mirror.watch(target)
         except RgtError as error:
             raise WorkflowError(f"rgt: cannot start {run_id} on {self._host}: {error}") from None
         self.report_job_submission(SubmittedJobInfo(job, external_jobid=run_id,
                                                     aux={"tree": tree}))
+
+    def _mirror_target(self, run_id: str, config_file: str):
+        """Where this run's checkpoints are mirrored (None: mirroring is off)."""
+        from rgt.config import load_config
+        from rgt.mirror import setup
+        from rgt.remote.ssh import RemoteHost
+
+        settings = self.workflow.executor_settings
+        config = load_config(self.project / config_file)
+        root = setup.mirror_root(settings.mirror, self.project, config)
+        if root is None:
+            return None
+        if self.mirror is None:
+            spec = self.runner.host.spec
+            self.mirror = setup.new_loop(lambda: RemoteHost(spec), settings.python,
+                                         settings.mirror_every,
+                                         setup.mtbf_hours(self.platform_facts, config),
+                                         self.logger.info)
+        return setup.target(run_id, self.runner.layout, root)
+
+    def _seed_and_launch(self, run_id: str, tree: str, target) -> None:
+        """A host without the run's newest checkpoint gets the mirror's first, then the job."""
+        from rgt.mirror.sync import seed_host
+
+        if target is not None:
+            step = seed_host(self.runner.host, self.runner.python, target)
+            if step is not None:
+                self.logger.info(f"rgt: {run_id}: pushed the mirrored checkpoint of step "
+                                 f"{step} to {self._host}; training resumes from it")
+        self.runner.launch(run_id, tree)
 
     def _run_snakejob(self, job: JobExecutorInterface) -> None:
         from rgt.remote.snakejobs import snake_job
@@ -186,6 +224,7 @@ class Executor(RemoteExecutor):
                             f"not changed; retrying in {self.backoff} s")
 
     def _finish(self, job: SubmittedJobInfo) -> None:
+        self._stop_mirroring(job)
         try:
             stats = self._collect(job)
         except RgtError as error:
@@ -203,7 +242,12 @@ class Executor(RemoteExecutor):
         return self.runner.collect(job.external_jobid, [p.name for p in outputs],
                                    outputs[0].parent)
 
+    def _stop_mirroring(self, job: SubmittedJobInfo) -> None:
+        if self.mirror is not None:
+            self.mirror.forget(job.external_jobid)
+
     def _fail(self, job: SubmittedJobInfo, state: str) -> None:
+        self._stop_mirroring(job)
         advice = {"preempted": "it checkpointed on SIGTERM/SIGUSR1",
                   "dead": "its process vanished (killed or host rebooted)"}.get(state, "it failed")
         tail = self.runner.job_log_tail(job.external_jobid)
@@ -219,6 +263,8 @@ class Executor(RemoteExecutor):
 
     def shutdown(self) -> None:
         super().shutdown()
+        if self.mirror is not None:
+            self.mirror.stop()
         self.runner.host.close()
 
 

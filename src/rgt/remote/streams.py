@@ -33,20 +33,28 @@ SHA256_SETUP = ('if command -v openssl >/dev/null 2>&1; then SHA256="openssl dgs
                 'else SHA256=sha256sum; fi')
 
 Advance = Callable[[int], object]
+_BAR = threading.Lock()
 
 
 @contextmanager
 def progress(total: int, label: str) -> Iterator[Advance]:
-    """A rich byte-progress bar when stdout is a terminal; a no-op callback otherwise."""
-    if total <= 0 or not sys.stdout.isatty():
+    """A rich byte-progress bar when stdout is a terminal; a no-op callback otherwise.
+
+    One bar at a time: a transfer started while another shows its bar (the mirror thread's,
+    beside a pull) runs without one, since rich allows a single live display.
+    """
+    if total <= 0 or not sys.stdout.isatty() or not _BAR.acquire(blocking=False):
         yield lambda _: None
         return
     from rich.progress import DownloadColumn, Progress, TransferSpeedColumn
 
-    with Progress(*Progress.get_default_columns(), DownloadColumn(), TransferSpeedColumn(),
-                  transient=True) as bar:
-        task = bar.add_task(label, total=total)
-        yield lambda n: bar.advance(task, n)
+    try:
+        with Progress(*Progress.get_default_columns(), DownloadColumn(), TransferSpeedColumn(),
+                      transient=True) as bar:
+            task = bar.add_task(label, total=total)
+            yield lambda n: bar.advance(task, n)
+    finally:
+        _BAR.release()
 
 
 def idle_timeout(size: int) -> float:

@@ -1,0 +1,1 @@
+"""Mirror checkpoints off the rented host while it trains; seed a new host from the mirror."""
