@@ -45,6 +45,22 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
+@pytest.fixture
+def small(tiny_config) -> dict:
+    """The tiny config with one seed."""
+    tiny_config["experiments"]["tiny"]["seeds"] = [0]
+    return tiny_config
+
+
+@pytest.fixture
+def slow(small) -> dict:
+    """One run long enough to be interrupted (heartbeat every step, frequent checkpoints)."""
+    small["defaults"]["train"].update(epochs=6, batch_size=16)
+    small["defaults"]["checkpoint"].update(every_steps=10, heartbeat_seconds=0.001)
+    del small["experiments"]["tiny"]["variants"]["dropout"]
+    return small
+
+
 def write_config(directory: Path, config: dict, name: str = "config.yaml") -> Path:
     """Write ``config`` as YAML under ``directory/config/`` and return its path."""
     path = directory / "config" / name
