@@ -28,7 +28,9 @@ COMMAND_MODULES = (
     "rgt.watch.command",
     "rgt.pull.command",
     "rgt.down.command",
+    "rgt.grid.command",
     "rgt.doctor.command",
+    "rgt.controller.command",
 )
 
 

@@ -3,6 +3,8 @@
 States are computed from files, never from log lines: ``finished`` (sealed run.json),
 ``running`` (status.json says so and its pid is alive), ``failed`` (a recorded failure,
 preemption, or a vanished process — the detail says which and whether it resumes), ``planned``.
+Each run also shows its newest complete checkpoint on this machine (its own, or a mirror of a
+host's) and how old it is; hosts are never contacted (``rgt reconcile-grid`` asks them).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import socket
+from datetime import datetime, timezone
 from pathlib import Path
 
 from rgt.processes import pid_alive
@@ -75,11 +78,33 @@ def collect(config: dict) -> list[dict]:
     return rows
 
 
+def newest_checkpoint(state_dir: Path, now: datetime | None = None) -> dict | None:
+    """The run's newest complete local checkpoint: ``{"where": "local" | "mirror", "host",
+    "step", "saved_at", "age_seconds", "text"}``; None when it has none."""
+    from rgt.grid.cells import checkpoint_text
+    from rgt.grid.expected import newest_checkpoint as newest
+    from rgt.mirror.record import parse_time
+
+    found = newest(state_dir)
+    if found is None:
+        return None
+    now = now or datetime.now(timezone.utc)
+    try:
+        age = max(0.0, (now - parse_time(found.saved_at)).total_seconds())
+    except (TypeError, ValueError):
+        age = None
+    return {"where": "mirror" if found.mirror else "local",
+            "host": found.mirror.host if found.mirror else None, "step": found.step,
+            "saved_at": found.saved_at, "age_seconds": age,
+            "text": checkpoint_text(found, now)}
+
+
 def _row(run_id, exp_id, variant, seed, runs_root: Path, states_root: Path, in_plan: bool):
     state, detail = run_state(runs_root / run_id, states_root / run_id)
     return {"run_id": run_id, "exp_id": exp_id, "variant": variant, "seed": seed,
             "state": state, "detail": detail, "in_plan": in_plan,
-            "metrics": headline_metrics(runs_root / run_id)}
+            "metrics": headline_metrics(runs_root / run_id),
+            "checkpoint": newest_checkpoint(states_root / run_id)}
 
 
 def run_status(args: argparse.Namespace) -> int:
@@ -100,14 +125,16 @@ def _print_table(rows: list[dict]) -> None:
 
     colours = {"finished": "green", "running": "cyan", "failed": "red", "planned": "dim"}
     table = Table(title="runs")
-    for column in ("run id", "experiment", "variant", "seed", "state", "test metrics", "detail"):
+    for column in ("run id", "experiment", "variant", "seed", "state", "test metrics",
+                   "newest checkpoint", "detail"):
         table.add_column(column)
     for row in rows:
         metrics = ", ".join(f"{k.split()[1]} {v:.4f}" for k, v in sorted(row["metrics"].items()))
         state = f"[{colours.get(row['state'], 'white')}]{row['state']}[/]"
         detail = row["detail"] + ("" if row["in_plan"] else " (not in the current plan)")
+        checkpoint = (row["checkpoint"] or {}).get("text", "")
         table.add_row(row["run_id"], str(row["exp_id"]), str(row["variant"]), str(row["seed"]),
-                      state, metrics, detail)
+                      state, metrics, checkpoint, detail)
     console = Console()
     if not console.is_terminal:
         console = Console(width=160)  # logs and pipes: never squeeze run ids into ellipses

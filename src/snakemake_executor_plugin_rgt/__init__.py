@@ -42,7 +42,16 @@ class ExecutorSettings(ExecutorSettingsBase):
 
     host: Optional[str] = field(default=None, metadata=_meta(
         "SSH alias of the rented host (from ~/.ssh/config: HostName, Port, User, "
-        "IdentityFile, ProxyJump are honoured)", required=True))
+        "IdentityFile, ProxyJump are honoured), or several, comma-separated, for a pool"))
+    pool: Optional[str] = field(default=None, metadata=_meta(
+        "a hosts file (the format of config/hosts.yaml) whose every host joins the pool "
+        "(instead of --rgt-host)"))
+    lease_seconds: Optional[int] = field(default=None, metadata=_meta(
+        "in a pool, how long a job's lease holds without the controller renewing it; then "
+        "the job checkpoints and stops (default 600 for a pool, none for a single host)"))
+    unknown_grace: Optional[float] = field(default=None, metadata=_meta(
+        "seconds a host may stay unreachable before its jobs move to other hosts "
+        "(default: the lease plus 60 s; at least the lease plus 5 s)"))
     platform: str = field(default="ssh", metadata=_meta(
         "platform facts to use (config/platforms/<name>.yaml)"))
     python: str = field(default="python3", metadata=_meta(

@@ -1,4 +1,5 @@
-"""The executor: submit = deploy + probe + (re)attach or launch; poll = one probe for all jobs."""
+"""The executor: submit = place on a host of the pool (deploy, reattach or launch, or queue);
+poll = one probe per host for its jobs, then place what waits."""
 
 from __future__ import annotations
 
@@ -17,147 +18,134 @@ from rgt.errors import RgtError
 # Snakemake collects plugins at every start: a problem there must never break `--profile local`.
 DETACH_PRIMITIVES = ("setsid", "tmux")
 REMOTE_RULES = ("train",)
-MAX_BACKOFF_S = 300
 
 
 class Executor(RemoteExecutor):
-    """Runs ``rgt train`` jobs (and any other job sent to it) on the host ``--rgt-host``."""
+    """Runs ``rgt train`` jobs (and any other job sent to it) on the hosts of ``--rgt-host``."""
 
     def __post_init__(self) -> None:
-        from rgt.remote.jobs import RemoteLayout
-        from rgt.remote.runner import RemoteRunner
-        from rgt.remote.ssh import RemoteHost, resolve_host
+        from rgt.pool.dispatch import lease_policy
+        from rgt.pool.leases import LeaseBook
 
         settings = self.workflow.executor_settings
-        if not settings.host:
-            raise WorkflowError("no host: pass --rgt-host ALIAS (an ~/.ssh/config alias)")
         if settings.detach not in DETACH_PRIMITIVES:
             raise WorkflowError(f"--rgt-detach {settings.detach!r}: use setsid or tmux")
         self.project = Path(self.workflow.workdir_init)
-        entry = self._host_entry(settings)
-        # The same root `rgt watch`, `rgt pull` and `rgt down` read (config/hosts.yaml's, or
-        # rgt/<project>), unless the profile names one.
-        root = settings.remote_root or entry.root(self.project)
-        spec = resolve_host(settings.host, settings.ssh_config)
-        self.runner = RemoteRunner(RemoteHost(spec), RemoteLayout(root), settings.python,
-                                   settings.detach, settings.gpu, _secret_values(settings))
-        self.trees: dict[str, str] = {}
-        self.backoff = 0
-        self._warn_first_use(settings)
-        self.runner.watchdog_options = self._watchdog_options(entry)
-        self.platform_facts = self._platform_facts(entry)
-        self.mirror = None  # the mirror loop, made with the first training job's config
-
-    def _warn_first_use(self, settings) -> None:
-        from rgt.remote.warnings_once import first_use_warnings
-
         try:
-            lines = first_use_warnings(self.project, settings.platform, settings.host)
+            members = self._pool_members(settings)
+            self.policy = lease_policy(len(members), settings.lease_seconds,
+                                       settings.unknown_grace)
+            self.stations = {member.alias: self._station(member, settings)
+                             for member in members}
         except RgtError as error:
             raise WorkflowError(f"rgt: {error}") from None
-        for line in lines:
-            self.logger.warning(f"rgt: {line}")
+        self.leases = LeaseBook(self.project)
+        self._warn_small_jobs_setting()
 
-    def _host_entry(self, settings):
-        """The host's entry in config/hosts.yaml, or the defaults for an unregistered alias."""
-        from rgt.hosts import HostEntry, load_hosts
+    def _pool_members(self, settings):
+        from rgt.pool.spec import pool_hosts
 
-        try:
-            hosts = load_hosts(self.project / "config" / "hosts.yaml")
-        except RgtError as error:
-            raise WorkflowError(f"rgt: {error}") from None
-        return hosts.get(settings.host) or HostEntry(settings.host, settings.platform)
+        members = pool_hosts(settings.host, settings.pool, self.project / "config" /
+                             "hosts.yaml", settings.platform)
+        for member in members:
+            self._warn_first_use(member.entry.platform, member.alias)
+        return members
 
-    def _watchdog_options(self, entry) -> list[str]:
-        """The watchdog's limits and auto-stop opt-in for this host."""
+    def _station(self, member, settings):
+        """A runner for one host: the same root `rgt watch`, `rgt pull` and `rgt down` read
+        (config/hosts.yaml's, or rgt/<project>), unless the profile names one."""
+        from rgt.platforms.facts import load_platform, project_platforms
+        from rgt.pool.station import MirrorOptions, Station
+        from rgt.remote.jobs import RemoteLayout
+        from rgt.remote.runner import RemoteRunner
+        from rgt.remote.ssh import RemoteHost, resolve_host
         from rgt.watch.start import watchdog_options
 
-        return watchdog_options(entry, self._platform_facts(entry))
+        entry = member.entry
+        facts = load_platform(entry.platform, project_platforms(self.project))
+        root = settings.remote_root or entry.root(self.project)
+        runner = RemoteRunner(RemoteHost(resolve_host(member.alias, settings.ssh_config)),
+                              RemoteLayout(root), settings.python, settings.detach,
+                              settings.gpu, _secret_values(settings))
+        runner.watchdog_options = watchdog_options(entry, facts)
+        return Station(member, runner, self.project,
+                       MirrorOptions(settings.mirror, settings.mirror_every, facts),
+                       self.logger.info)
 
-    def _platform_facts(self, entry) -> dict:
-        from rgt.platforms.facts import load_platform, project_platforms
+    def _warn_first_use(self, platform: str, alias: str) -> None:
+        from rgt.remote.warnings_once import first_use_warnings
 
-        try:
-            return load_platform(entry.platform, project_platforms(self.project))
-        except RgtError as error:
-            raise WorkflowError(f"rgt: {error}") from None
+        for line in first_use_warnings(self.project, platform, alias):
+            self.logger.warning(f"rgt: {line}")
+
+    def _warn_small_jobs_setting(self) -> None:
+        slots = sum(station.member.slots or 1 for station in self.stations.values())
+        jobs = self.workflow.resource_settings.nodes
+        if len(self.stations) > 1 and isinstance(jobs, int) and jobs < slots:
+            self.logger.warning(f"rgt: the pool has {slots} slots but --jobs is {jobs}: pass "
+                                f"--jobs {slots} to keep every host busy")
 
     def run_job(self, job: JobExecutorInterface) -> None:
-        """Deploy once, then reattach to a running (or finished) job or launch it detached.
+        """Place the job on a host now, or queue it until a slot frees.
 
         ``rgt train`` jobs run the project's trainer against its pushed code tree; any other
         job runs Snakemake's own job command in a working directory of its own.
         """
         if not job.is_group() and job.rule.name in REMOTE_RULES:
-            self._run_training(job)
+            info = SubmittedJobInfo(job, external_jobid=job.format_wildcards(
+                "{wildcards.run_id}"), aux={"host": None, "config": job.format_wildcards(
+                    "{params.config}")})
+            self._place_training(info)
         else:
-            self._run_snakejob(job)
+            info = self._run_snakejob(job)
+        self.report_job_submission(info)
 
-    def _run_training(self, job: JobExecutorInterface) -> None:
-        run_id = job.format_wildcards("{wildcards.run_id}")
-        config_file = job.format_wildcards("{params.config}")
+    def _place_training(self, info: SubmittedJobInfo) -> bool:
+        """Start the job on the station that takes it; False when it must wait."""
+        from rgt.pool.dispatch import choose
+
+        run_id = info.external_jobid
+        station = choose(self.stations, self.leases.get(run_id) if self.policy.enabled
+                         else None, self.policy)
+        if station is None:
+            return False
         try:
-            tree = self._tree(config_file)
-            target = self._mirror_target(run_id, config_file)
-            self._attach_or_launch(run_id, lambda: self._seed_and_launch(run_id, tree, target))
-            if target is not None:
-                self.mirror.watch(target)
+            self._start_training(station, info)
         except RgtError as error:
-            raise WorkflowError(f"rgt: cannot start {run_id} on {self._host}: {error}") from None
-        self.report_job_submission(SubmittedJobInfo(job, external_jobid=run_id,
-                                                    aux={"tree": tree}))
+            if _is_unreachable(error):
+                station.mark_unreachable(error)
+                return False
+            raise WorkflowError(f"rgt: cannot start {run_id} on {station.alias}: "
+                                f"{error}") from None
+        return True
 
-    def _mirror_target(self, run_id: str, config_file: str):
-        """Where this run's checkpoints are mirrored (None: mirroring is off)."""
+    def _start_training(self, station, info: SubmittedJobInfo) -> None:
         from rgt.config import load_config
-        from rgt.mirror import setup
-        from rgt.remote.ssh import RemoteHost
+        from rgt.pool.dispatch import lease_for
 
-        settings = self.workflow.executor_settings
-        config = load_config(self.project / config_file)
-        root = setup.mirror_root(settings.mirror, self.project, config)
-        if root is None:
-            return None
-        if self.mirror is None:
-            spec = self.runner.host.spec
-            self.mirror = setup.new_loop(lambda: RemoteHost(spec), settings.python,
-                                         settings.mirror_every,
-                                         setup.mtbf_hours(self.platform_facts, config),
-                                         self.logger.info)
-        return setup.target(run_id, self.runner.layout, root)
-
-    def _seed_and_launch(self, run_id: str, tree: str, target) -> None:
-        """A host without the run's newest checkpoint gets the mirror's first, then the job."""
-        from rgt.mirror.sync import seed_host
-
+        run_id, config_file = info.external_jobid, info.aux["config"]
+        tree = station.tree(config_file)
+        target = station.mirror_target(run_id, load_config(self.project / config_file))
+        lease, epoch = lease_for(self.leases, run_id, station, self.policy)
+        station.attach_or_launch(
+            run_id, lambda: station.seed_and_launch(run_id, tree, target, lease), epoch)
         if target is not None:
-            step = seed_host(self.runner.host, self.runner.python, target)
-            if step is not None:
-                self.logger.info(f"rgt: {run_id}: pushed the mirrored checkpoint of step "
-                                 f"{step} to {self._host}; training resumes from it")
-        self.runner.launch(run_id, tree)
+            station.mirror.watch(target)
+        info.aux.update(host=station.alias, tree=tree)
 
-    def _run_snakejob(self, job: JobExecutorInterface) -> None:
+    def _run_snakejob(self, job: JobExecutorInterface) -> SubmittedJobInfo:
         from rgt.remote.snakejobs import snake_job
 
+        station = max(self.stations.values(), key=lambda each: each.free)
         try:
             spec = snake_job(self.project, job.rules, self._sources(), job.input,
                              _products(job), self.format_job_exec(job))
-            self._attach_or_launch(spec.key, lambda: self.runner.launch_snakejob(spec))
+            station.attach_or_launch(spec.key, lambda: station.runner.launch_snakejob(spec))
         except RgtError as error:
-            raise WorkflowError(f"rgt: cannot start {job} on {self._host}: {error}") from None
-        self.report_job_submission(SubmittedJobInfo(job, external_jobid=spec.key,
-                                                    aux={"snakejob": spec}))
-
-    def _attach_or_launch(self, key: str, launch) -> None:
-        status = self.runner.probe([key]).get(key)
-        state = status.state if status else "absent"
-        if state in ("running", "finished"):
-            self.logger.info(f"rgt: {key} is {state} on {self._host} "
-                             f"(launched {status.launches}x): reattached, not relaunched")
-        else:
-            launch()
-            self.logger.info(f"rgt: launched {key} on {self._host} (detached)")
+            raise WorkflowError(f"rgt: cannot start {job} on {station.alias}: "
+                                f"{error}") from None
+        return SubmittedJobInfo(job, external_jobid=spec.key,
+                                aux={"snakejob": spec, "host": station.alias})
 
     def _sources(self) -> list[str]:
         """The workflow's own files (Snakefile, rules, scripts, configs) below the workdir."""
@@ -176,96 +164,106 @@ class Executor(RemoteExecutor):
         """The host's interpreter runs Snakemake's job command there."""
         return self.workflow.executor_settings.python
 
-    def _tree(self, config_file: str) -> str:
-        if config_file not in self.trees:
-            self._audit(self.project / config_file)
-            self.trees[config_file] = self.runner.deploy(self.project / config_file,
-                                                         self.project)
-        return self.trees[config_file]
-
-    def _audit(self, config_file: Path) -> None:
-        """Refuse to launch anything when the planned checkpoints cannot fit on the host."""
-        from rgt.atomic import write_json
-        from rgt.remote.up import audit_path
-
-        record = self.runner.audit(config_file)
-        write_json(audit_path(self.project, self._host), record)
-        self.logger.info(f"rgt: {self._host}: {record['budget']['summary'].splitlines()[0]}")
-
-    @property
-    def _host(self) -> str:
-        return self.runner.host.spec.alias
-
     async def check_active_jobs(self, active_jobs: list[SubmittedJobInfo]
                                 ) -> AsyncGenerator[SubmittedJobInfo, None]:
-        """Probe every active job at once; an unreachable host leaves every state unknown."""
-        try:
-            async with self.status_rate_limiter:
-                statuses = self.runner.probe([job.external_jobid for job in active_jobs])
-        except RgtError as error:
-            self._back_off(error)
-            for job in active_jobs:
+        """Probe each host once for its jobs, move a silent host's jobs after the grace,
+        then place the jobs that wait. An unreachable host leaves its jobs' states unknown."""
+        async with self.status_rate_limiter:
+            waiting = [job for job in active_jobs if job.aux["host"] is None]
+            for alias, jobs in _by_host(active_jobs).items():
+                for job in self._check_station(self.stations[alias], jobs, waiting):
+                    yield job
+            for job in waiting:
+                self._place_training(job)
                 yield job
-            return
-        self.backoff = 0
-        for job in active_jobs:
+
+    def _check_station(self, station, jobs: list[SubmittedJobInfo],
+                       waiting: list[SubmittedJobInfo]):
+        """The jobs of one host that stay active; finished and failed ones are reported."""
+        from rgt.pool.dispatch import overdue
+
+        statuses = station.probe([job.external_jobid for job in jobs], self.policy.seconds)
+        if statuses is None:
+            if overdue(station, self.policy):
+                self._move_away(station, jobs, waiting)
+                return []
+            return jobs
+        active = []
+        for job in jobs:
             status = statuses.get(job.external_jobid)
             if status is None or status.state == "running":
-                yield job
+                active.append(job)
             elif status.state == "finished":
-                self._finish(job)
+                self._finish(station, job)
             else:
-                self._fail(job, status.state)
+                self._fail(station, job, status.state)
+        return active
 
-    def _back_off(self, error: Exception) -> None:
-        self.backoff = min(MAX_BACKOFF_S, max(10, 2 * self.backoff))
-        self.next_seconds_between_status_checks = self.backoff
-        self.logger.warning(f"rgt: {self._host} unreachable ({error}); job states unknown, "
-                            f"not changed; retrying in {self.backoff} s")
+    def _move_away(self, station, jobs: list[SubmittedJobInfo],
+                   waiting: list[SubmittedJobInfo]) -> None:
+        """A host silent past the grace: its training jobs wait for another host (fenced
+        there by now, resumed from their mirror); other jobs fail (nothing to resume)."""
+        for job in jobs:
+            station.release(job.external_jobid)
+            if "snakejob" in job.aux:
+                self.report_job_error(job, msg=f"rgt: {station.alias} silent for "
+                                               f"{station.unreachable_for():.0f} s")
+                continue
+            self.logger.warning(f"rgt: {station.alias} silent for "
+                                f"{station.unreachable_for():.0f} s (past the "
+                                f"{self.policy.grace_seconds:g} s grace): {job.external_jobid} "
+                                "moves to another host and resumes from its mirror")
+            job.aux["host"] = None
+            waiting.append(job)
 
-    def _finish(self, job: SubmittedJobInfo) -> None:
-        self._stop_mirroring(job)
+    def _finish(self, station, job: SubmittedJobInfo) -> None:
+        station.release(job.external_jobid)
         try:
-            stats = self._collect(job)
+            stats = self._collect(station, job)
         except RgtError as error:
             self.report_job_error(job, msg=f"rgt: pulling {job.external_jobid} failed: {error}")
             return
-        self.logger.info(f"rgt: pulled {job.external_jobid} ({stats.bytes_sent} bytes, "
-                         f"{stats.files_skipped} already here), sha256 verified")
+        self.logger.info(f"rgt: pulled {job.external_jobid} from {station.alias} "
+                         f"({stats.bytes_sent} bytes, {stats.files_skipped} already here), "
+                         "sha256 verified")
         self.report_job_success(job)
 
-    def _collect(self, job: SubmittedJobInfo):
+    def _collect(self, station, job: SubmittedJobInfo):
         if "snakejob" in job.aux:
-            return self.runner.collect_snakejob(job.aux["snakejob"], self.project)
+            return station.runner.collect_snakejob(job.aux["snakejob"], self.project)
         outputs = [Path(path) for path in job.job.output]
-        self.runner.verify_code(job.aux["tree"])
-        return self.runner.collect(job.external_jobid, [p.name for p in outputs],
-                                   outputs[0].parent)
+        station.runner.verify_code(job.aux["tree"])
+        return station.runner.collect(job.external_jobid, [p.name for p in outputs],
+                                      outputs[0].parent)
 
-    def _stop_mirroring(self, job: SubmittedJobInfo) -> None:
-        if self.mirror is not None:
-            self.mirror.forget(job.external_jobid)
-
-    def _fail(self, job: SubmittedJobInfo, state: str) -> None:
-        self._stop_mirroring(job)
+    def _fail(self, station, job: SubmittedJobInfo, state: str) -> None:
+        station.release(job.external_jobid)
         advice = {"preempted": "it checkpointed on SIGTERM/SIGUSR1",
                   "dead": "its process vanished (killed or host rebooted)"}.get(state, "it failed")
-        tail = self.runner.job_log_tail(job.external_jobid)
-        self.report_job_error(job, msg=f"rgt: {job.external_jobid} on {self._host}: {advice}; "
-                                       f"rerun snakemake to resume from its last checkpoint.\n"
-                                       f"{tail}")
+        tail = station.runner.job_log_tail(job.external_jobid)
+        self.report_job_error(job, msg=f"rgt: {job.external_jobid} on {station.alias}: "
+                                       f"{advice}; rerun snakemake to resume from its last "
+                                       f"checkpoint.\n{tail}")
 
     def cancel_jobs(self, active_jobs: list[SubmittedJobInfo]) -> None:
         """Interrupting Snakemake leaves remote jobs running: that is the point of detaching."""
         for job in active_jobs:
-            self.logger.info(f"rgt: {job.external_jobid} keeps running on {self._host}; "
+            where = job.aux["host"] or "no host yet"
+            self.logger.info(f"rgt: {job.external_jobid} keeps running on {where}; "
                              "rerun snakemake to reattach")
 
     def shutdown(self) -> None:
         super().shutdown()
-        if self.mirror is not None:
-            self.mirror.stop()
-        self.runner.host.close()
+        for station in self.stations.values():
+            station.close()
+
+
+def _by_host(jobs: list[SubmittedJobInfo]) -> dict[str, list[SubmittedJobInfo]]:
+    grouped: dict[str, list[SubmittedJobInfo]] = {}
+    for job in jobs:
+        if job.aux["host"] is not None:
+            grouped.setdefault(job.aux["host"], []).append(job)
+    return grouped
 
 
 def _products(job: JobExecutorInterface) -> list[str]:
@@ -277,3 +275,10 @@ def _products(job: JobExecutorInterface) -> list[str]:
 def _secret_values(settings) -> dict[str, str]:
     """The values of the named secrets that are set here (unset ones are simply not sent)."""
     return {name: os.environ[name] for name in settings.secrets if name in os.environ}
+
+
+def _is_unreachable(error: RgtError) -> bool:
+    """A host that does not answer (its jobs wait), as opposed to one that refuses."""
+    from rgt.remote.ssh import ConnectionLost, RemoteTimeout
+
+    return isinstance(error, ConnectionLost | RemoteTimeout)

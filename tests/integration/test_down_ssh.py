@@ -1,6 +1,7 @@
 """`rgt down` against the real loopback sshd: refused before the pull, allowed after it with the
 exact approval (the harmless stop_command leaves a file only then); a file changed on the host,
-a running job, a missing stop_command or a wrong approval refuse again; typed confirmation."""
+a running job (unless its quantified loss is approved), a cell of the grid living only on the
+host, a missing stop_command or a wrong approval refuse again; typed confirmation."""
 
 from __future__ import annotations
 
@@ -8,15 +9,22 @@ import json
 import os
 import pty
 import select
+import shutil
 import subprocess
 import sys
 import time
 
 import pytest
+import torch
 import yaml
 from test_pull_ssh import RUN, build_site, plant_run, start_job, stop_job
 
+from conftest import TINY
 from rgt.cli import main
+from rgt.config import load_config
+from rgt.mirror.record import MirrorRecord
+from rgt.runplan import plan_runs
+from rgt.train.checkpoint import CheckpointStore
 from sshd import ALIAS
 
 pytestmark = [pytest.mark.integration, pytest.mark.ssh]
@@ -77,11 +85,95 @@ def test_a_running_job_and_an_unpulled_second_run_are_each_listed(site, capsys):
         stop_job(process)
         stop_job(just_launched)
     captured = capsys.readouterr()
-    assert f"run {RUN} is not pulled: its job is still running" in captured.err
-    assert "run 0000111122223333 is not pulled: its job is still running" in captured.err
+    assert f"run {RUN} is still training on {ALIAS}: stopping now loses everything since " \
+           "launch" in captured.err
+    assert "run 0000111122223333 is still training" in captured.err
+    assert "--approve-loss 0000111122223333" in captured.err
     assert "run fedcba9876543210 is not pulled: no verified bundle" in captured.err
     assert "0f0f0f0f0f0f0f0f" not in captured.err and "empty" in captured.out
     assert "runs on rgt-loop: 4" in captured.out and not site.stopped.exists()
+
+
+LIVE = "1111222233334444"
+
+
+def utc(seconds_ago: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - seconds_ago))
+
+
+def training_on_host(root, run_id: str, step: int, started_s_ago: float):
+    """A live job with the heartbeat and status files a training run writes."""
+    state = root / "checkpoints" / run_id
+    state.mkdir(parents=True, exist_ok=True)
+    (state / "heartbeat.json").write_text(json.dumps(
+        {"step": step, "total_steps": 900, "loss": 0.5, "updated_at": utc(0)}))
+    (state / "status.json").write_text(json.dumps(
+        {"state": "running", "step": step - 20, "total_steps": 900,
+         "started_at": utc(started_s_ago), "updated_at": utc(0)}))
+    return start_job(root, run_id)
+
+
+def mirrored(project, run_id: str, step: int, step_seconds: float | None) -> None:
+    """A complete mirrored checkpoint and the MIRROR.json the mirror writes after it."""
+    state = project / "checkpoints" / run_id
+    saved = CheckpointStore(state).save(step, {"w": torch.zeros(2)})
+    MirrorRecord(run_id, ALIAS, step, 900, saved.path.name, saved.bytes, saved.sha256,
+                 utc(240), utc(180), 1.0, saved.bytes, 60.0, step, step_seconds).write(state)
+
+
+def test_a_running_run_blocks_with_its_quantified_loss_until_it_is_approved(site, capsys):
+    mirrored(site.project, LIVE, 400, 10.5)
+    live = training_on_host(site.root, LIVE, 520, 7200)
+    unmirrored = training_on_host(site.root, "5555666677778888", 100, 5400)
+    try:
+        assert down(site, "--dry-run", "--approve", APPROVE) == 1
+        err = capsys.readouterr().err
+        assert down(site, "--dry-run", "--approve", APPROVE, "--approve-loss", LIVE) == 1
+        one_approved = capsys.readouterr()
+        assert down(site, "--dry-run", "--approve", APPROVE, "--approve-loss", LIVE,
+                    "--approve-loss", "5555666677778888", "--approve-loss", RUN) == 0
+        both = capsys.readouterr().out
+    finally:
+        stop_job(live)
+        stop_job(unmirrored)
+    assert (f"run {LIVE} is still training on {ALIAS}: stopping now loses 120 steps (~0.35 h "
+            "of training) since its newest mirrored checkpoint (step 400, mirrored 3 min ago) "
+            f"(fix: wait for it to finish and `rgt pull {LIVE} --host {ALIAS}`, or pass "
+            f"--approve-loss {LIVE})") in err
+    assert ("run 5555666677778888 is still training on rgt-loop: stopping now loses everything "
+            "since launch: 100 steps (~1.50 h of training); it has no mirrored checkpoint") in err
+    assert LIVE not in one_approved.err and "5555666677778888" in one_approved.err
+    assert "loss approved" in one_approved.out
+    assert "dry run: allowed" in both and not site.stopped.exists()
+    assert f"--approve-loss {RUN}: not running on {ALIAS}" in both
+
+
+def test_a_grid_cell_living_only_on_the_host_refuses_down_until_pulled(site, capsys):
+    shutil.copy(TINY, site.project / "config" / "config.yaml")
+    cells = plan_runs(load_config(site.project / "config" / "config.yaml"))
+    finished, stopped = cells[0].run_id, cells[1].run_id
+    plant_run(site.root, finished)
+    state = site.root / "checkpoints" / stopped
+    state.mkdir(parents=True)
+    (state / "status.json").write_text(json.dumps({"state": "preempted", "step": 40}))
+    assert down(site, "--dry-run", "--approve", APPROVE) == 1
+    captured = capsys.readouterr()
+    assert "grid: 2 cell(s) of config/config.yaml live only on rgt-loop" in captured.out
+    assert (f"grid cell tiny/plain/seed 0 (run {finished}) lives only on {ALIAS}: finished "
+            f"there, not pulled and verified here (fix: `rgt pull {finished} --host {ALIAS}`)"
+            ) in captured.err
+    assert (f"grid cell tiny/plain/seed 1 (run {stopped}) lives only on {ALIAS}: stopped on "
+            f"{ALIAS} at step 40; no local mirror") in captured.err
+    assert f"snakemake --profile runpod --rgt-host {ALIAS} runs/{stopped}/run.json" in \
+        captured.err
+    assert site.pull(finished) == 0 and site.pull(stopped) == 0
+    capsys.readouterr()
+    assert down(site, "--dry-run", "--approve", APPROVE) == 1  # pulled, but not sealed here
+    err = capsys.readouterr().err
+    assert f"run {finished}" not in err and f"(run {stopped}) lives only on" in err
+    mirrored(site.project, stopped, 40, None)
+    assert down(site, "--dry-run", "--approve", APPROVE) == 0
+    assert "grid: 0 cell(s)" in capsys.readouterr().out
 
 
 def test_without_a_stop_command_down_is_refused_with_the_fix(site, capsys):

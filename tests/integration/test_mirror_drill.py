@@ -10,8 +10,8 @@ import shutil
 import signal
 
 import pytest
-
 import test_remote_executor as rx
+
 from conftest import rgt
 from rgt.mirror.record import read_mirror
 from sshd import start_sshd

@@ -4,12 +4,21 @@ only full evidence plus the exact approval allows. Local evidence is read from r
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta, timezone
 
 import pytest
 from test_pull_verify import RUN, make_bundle
 
 from rgt.down.command import local_evidence
-from rgt.down.gate import RunEvidence, approval_token, combine, decide, parse_survey
+from rgt.down.gate import (
+    RunEvidence,
+    approval_token,
+    combine,
+    decide,
+    loss_text,
+    parse_survey,
+)
+from rgt.mirror.record import MirrorRecord
 from rgt.pull.closeout import closeout, partial_dir
 from rgt.pull.manifest import manifest_sha256
 
@@ -36,7 +45,6 @@ def test_a_host_without_runs_needs_only_the_stop_command_and_approval():
 @pytest.mark.parametrize(("run", "why"), [
     (RunEvidence("aaaa", remote_sha256="1" * 64), "no verified bundle"),
     (RunEvidence("aaaa", "1" * 64, local_sha256="9" * 64), "manifest changed since the pull"),
-    (RunEvidence("aaaa", "1" * 64, running=True, local_sha256="1" * 64), "still running"),
     (RunEvidence("aaaa", None, "refusing to pull run aaaa: run/x (symlink)", False, "1" * 64),
      "cannot build its manifest: refusing to pull run aaaa: run/x (symlink)"),
     (RunEvidence("aaaa", "1" * 64, None, False, "1" * 64, "run/model.pt gone since the pull"),
@@ -45,14 +53,14 @@ def test_a_host_without_runs_needs_only_the_stop_command_and_approval():
 def test_each_missing_piece_of_evidence_blocks_with_its_reason(run, why):
     found = reasons([GOOD, run])
     assert len(found) == 1 and found[0].startswith("run aaaa is not pulled") and why in found[0]
-    assert "fix:" in found[0] and ("rgt pull aaaa --host gpu1" in found[0] or run.running)
+    assert "fix:" in found[0] and "rgt pull aaaa --host gpu1" in found[0]
 
 
 def test_an_empty_run_directory_has_nothing_to_lose_unless_its_job_runs():
     empty = RunEvidence("cccc", remote_sha256="3" * 64, remote_files=0)
     assert reasons([GOOD, empty]) == []
-    assert "still running" in reasons([RunEvidence("cccc", "3" * 64, running=True,
-                                                   remote_files=0)])[0]
+    assert "still training" in reasons([RunEvidence("cccc", "3" * 64, running=True,
+                                                    remote_files=0)])[0]
     assert reasons([RunEvidence("cccc", "3" * 64, remote_files=1)]) != []
 
 
@@ -128,3 +136,61 @@ def test_local_evidence_reads_a_real_verified_bundle_and_notices_damage(tmp_path
                                            {RUN: local_evidence(export, RUN)}), STOP,
                       "gpu1:terminate")
     assert not decision.allowed and "no longer holds" in decision.reasons[0]
+
+
+NOW = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
+
+
+def stamp(minutes_ago: float) -> str:
+    return (NOW - timedelta(minutes=minutes_ago)).isoformat().replace("+00:00", "Z")
+
+
+def mirror(step: int = 400, step_seconds: float | None = 10.5) -> MirrorRecord:
+    return MirrorRecord("aaaa", "gpu1", step, 1000, "step-000000400.pt", 10, "0" * 64,
+                        stamp(5), stamp(3), 1.0, 10, 60.0, step, step_seconds)
+
+
+def test_the_loss_since_the_newest_mirror_is_quantified_in_steps_and_hours():
+    text = loss_text(mirror(), 520, now=NOW)
+    assert text == ("120 steps (~0.35 h of training) since its newest mirrored checkpoint "
+                    "(step 400, mirrored 3 min ago)")
+    # no measured step time: the hours come from the mirrored checkpoint's age
+    assert loss_text(mirror(step_seconds=None), 520, now=NOW).startswith(
+        "120 steps (~0.08 h of training)")
+    assert loss_text(mirror(), None, now=NOW).startswith("an unknown number of steps")
+
+
+def test_with_no_mirror_everything_since_launch_is_lost():
+    text = loss_text(None, 520, stamp(90), now=NOW)
+    assert text == ("everything since launch: 520 steps (~1.50 h of training); it has no "
+                    "mirrored checkpoint")
+    assert "everything since launch" in loss_text(None, None, None, now=NOW)
+    assert "no mirrored checkpoint" in loss_text(None, None, "not a time", now=NOW)
+
+
+def test_a_running_run_blocks_with_its_loss_until_the_loss_is_approved():
+    risk = loss_text(mirror(), 520, now=NOW)
+    running = RunEvidence("aaaa", "1" * 64, running=True, at_risk=risk)
+    found = reasons([GOOD, running])
+    assert found == [f"run aaaa is still training on gpu1: stopping now loses {risk} (fix: wait "
+                     "for it to finish and `rgt pull aaaa --host gpu1`, or pass "
+                     "--approve-loss aaaa)"]
+    approved = RunEvidence("aaaa", "1" * 64, running=True, at_risk=risk, loss_approved=True)
+    assert reasons([GOOD, approved]) == []
+
+
+def test_approve_loss_lifts_only_the_named_running_runs():
+    runs = combine({"aaaa": {"manifest_sha256": "1" * 64}, "bbbb": {"manifest_sha256": "2" * 64},
+                    "dddd": {"manifest_sha256": "4" * 64}},
+                   {"aaaa", "bbbb"}, {}, {"aaaa": "10 steps", "bbbb": "20 steps"},
+                   approved={"aaaa", "dddd"})
+    found = reasons(runs)
+    assert [reason.split(" ", 2)[1] for reason in found] == ["bbbb", "dddd"]
+    assert "loses 20 steps" in found[0] and "no verified bundle" in found[1]
+
+
+def test_grid_reasons_join_the_list():
+    found = reasons([GOOD], grid_reasons=["grid cell x/y/seed 0 (run cccc) lives only on gpu1"])
+    assert found == ["grid cell x/y/seed 0 (run cccc) lives only on gpu1"]
+    assert not decide(ALIAS, VERB, [GOOD], STOP, "gpu1:terminate",
+                      grid_reasons=["a cell"]).allowed

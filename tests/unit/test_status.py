@@ -51,3 +51,54 @@ def test_preempted_and_failed_runs_say_why(tmp_path):
     _write(tmp_path / "state" / "status.json", _status("failed", 1))
     assert run_state(tmp_path / "run", tmp_path / "state") == (
         "failed", "ValueError: boom at step 40/240")
+
+
+def test_the_newest_complete_checkpoint_is_shown_with_where_it_is_and_its_age(tmp_path):
+    from datetime import datetime, timedelta, timezone
+
+    import torch
+
+    from rgt.mirror.record import MirrorRecord
+    from rgt.status import newest_checkpoint
+    from rgt.train.checkpoint import CheckpointStore
+
+    state_dir = tmp_path / "state"
+    assert newest_checkpoint(state_dir) is None
+    store = CheckpointStore(state_dir)
+    store.save(10, {"w": torch.zeros(2)})
+    saved = store.save(20, {"w": torch.ones(2)})
+    (state_dir / "step-000000030.pt").write_bytes(b"torn")  # no marker: never counted
+    later = datetime.now(timezone.utc) + timedelta(minutes=12)
+    found = newest_checkpoint(state_dir, later)
+    assert (found["where"], found["host"], found["step"]) == ("local", None, 20)
+    assert found["text"] == "local: step 20, 12 min old" and 715 < found["age_seconds"] < 725
+    MirrorRecord("r", "gpu1", 20, 1000, saved.path.name, saved.bytes, saved.sha256,
+                 found["saved_at"], found["saved_at"], 1.0, saved.bytes, 60.0).write(state_dir)
+    found = newest_checkpoint(state_dir, later)
+    assert (found["where"], found["host"]) == ("mirror", "gpu1")
+    assert found["text"] == "mirror of gpu1: step 20, 12 min old"
+
+
+def test_status_json_and_table_carry_the_checkpoint_column(tmp_path, tiny_config, capsys,
+                                                           monkeypatch):
+    import torch
+    import yaml
+
+    from rgt.cli import main
+    from rgt.config import load_config
+    from rgt.runplan import plan_runs
+    from rgt.train.checkpoint import CheckpointStore
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "250")
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "config.yaml").write_text(yaml.safe_dump(tiny_config))
+    first = plan_runs(load_config("config/config.yaml"))[0].run_id
+    CheckpointStore(tmp_path / "checkpoints" / first).save(7, {"w": torch.zeros(1)})
+    assert main(["status", "--json"]) == 0
+    rows = {row["run_id"]: row for row in json.loads(capsys.readouterr().out)}
+    assert rows[first]["checkpoint"]["step"] == 7
+    assert [row["checkpoint"] for run_id, row in rows.items() if run_id != first] == [None] * 3
+    assert main(["status"]) == 0
+    out = capsys.readouterr().out
+    assert "newest checkpoint" in out and "local: step 7, 0 min old" in out

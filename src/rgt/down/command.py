@@ -1,8 +1,10 @@
 """``rgt down ALIAS``: the teardown gate. Stop a host's meter only when nothing would be lost.
 
-The host is only read (a listing, and the manifest builder rewriting each run's
-``PULL_MANIFEST.json``); the platform's verb runs only as the host's configured local
-``stop_command`` (argv, no shell). The decision itself is ``rgt.down.gate.decide``.
+The host is only read (the manifest builder rewriting each run's ``PULL_MANIFEST.json``, and
+``rgt watch``'s snapshot for jobs and heartbeats); the platform's verb runs only as the host's
+configured local ``stop_command`` (argv, no shell). The grid of the config is consulted for
+cells that live only on the host (``rgt.grid.cells.only_on``). The decision itself is
+``rgt.down.gate.decide``.
 """
 
 from __future__ import annotations
@@ -25,10 +27,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "down", help="stop a host's meter, only when every run on it is pulled and verified",
         description="Refused unless every run on the host (runs/ and checkpoints/) has "
                     "<export>/<run-id>/PULL_VERIFIED.json matching the manifest the host builds "
-                    "now, and you approve the exact action (type ALIAS:VERB, or pass --approve "
-                    "ALIAS:VERB). Runs only the host's stop_command from config/hosts.yaml.")
+                    "now, no job runs there (unless you approve losing its work since its newest "
+                    "mirrored checkpoint with --approve-loss RUN_ID), no cell of the config's "
+                    "grid lives only there, and you approve the exact action (type ALIAS:VERB, "
+                    "or pass --approve ALIAS:VERB). Runs only the host's stop_command from "
+                    "config/hosts.yaml.")
     parser.add_argument("alias", metavar="ALIAS", help="the host's alias in config/hosts.yaml")
     parser.add_argument("--approve", metavar="ALIAS:VERB", help="approve non-interactively")
+    parser.add_argument("--approve-loss", metavar="RUN_ID", action="append", default=[],
+                        help="accept losing a running run's work since its newest mirrored "
+                             "checkpoint (repeatable; the refusal says how much)")
+    parser.add_argument("--config", default="config/config.yaml",
+                        help="the config whose grid is consulted (skipped when absent)")
     parser.add_argument("--dry-run", action="store_true",
                         help="show everything, run nothing (exit 0 only if it would be allowed)")
     add_host_options(parser)
@@ -46,14 +56,25 @@ def run_down(args: argparse.Namespace) -> int:
     platform = load_platform(entry.platform)
     verb = platform["meter_stop"]["verb"]
     root = entry.root(Path.cwd())
-    runs, root_exists = gather(args.alias, entry, root, Path(args.export), args.ssh_config)
+    config = load_grid_config(args.config)
+    states = Path(config["paths"]["checkpoints"]) if config else Path("checkpoints")
+    runs, root_exists, view = gather(args.alias, entry, root, Path(args.export),
+                                     args.ssh_config, states, set(args.approve_loss))
+    grid = grid_reasons(config, args, entry, view)
     show(args.alias, entry, platform, root, runs, root_exists)
+    print(f"  grid: {len(grid)} cell(s) of {args.config} live only on {args.alias}"
+          if config else f"  grid: not consulted ({args.config} not found)")
+    for run_id in sorted(set(args.approve_loss) - {run.run_id for run in runs if run.running}):
+        print(f"  warning: --approve-loss {run_id}: not running on {args.alias} (nothing to "
+              "approve)")
     approval = args.approve
     if approval is None and not args.dry_run and sys.stdin.isatty() and decide(
-            args.alias, verb, runs, entry.stop_command, None, require_approval=False).allowed:
+            args.alias, verb, runs, entry.stop_command, None, require_approval=False,
+            grid_reasons=grid).allowed:
         approval = ask(args.alias, verb)
     decision = decide(args.alias, verb, runs, entry.stop_command, approval,
-                      require_approval=not args.dry_run or approval is not None)
+                      require_approval=not args.dry_run or approval is not None,
+                      grid_reasons=grid)
     if not decision.allowed:
         raise RgtError(f"rgt down {args.alias} refused:\n  - " + "\n  - ".join(decision.reasons),
                        fix="act on each reason above, then run rgt down again")
@@ -64,24 +85,83 @@ def run_down(args: argparse.Namespace) -> int:
     return stop(entry.stop_command)
 
 
-def gather(alias: str, entry, root: str, export: Path, ssh_config: str | None):
-    """(evidence per run, whether ``root`` exists on the host): one survey, one probe."""
-    from rgt.down.gate import combine, parse_survey
-    from rgt.pull.fetch import job_states, survey_host
+def gather(alias: str, entry, root: str, export: Path, ssh_config: str | None,
+           states: Path, approved: set[str]):
+    """(evidence per run, whether ``root`` exists on the host, the grid's view of the host):
+    the manifest survey, then one snapshot (jobs and heartbeats)."""
+    from rgt.down.gate import combine
+    from rgt.grid.survey import RUNNING, HostView, host_runs
     from rgt.remote.ssh import RemoteHost, resolve_host
 
     with RemoteHost(resolve_host(alias, ssh_config)) as host:
-        reply = survey_host(host, entry.python, root)
-        try:
-            survey = parse_survey(reply)
-        except ValueError as error:
-            raise RgtError(f"{alias}: unreadable survey reply ({error}): {reply[:200]!r}",
-                           fix=f"check that python: ({entry.python}) runs plain Python 3 on "
-                               "the host") from None
-        jobs = job_states(host, root, sorted(set(survey["runs"]) | set(survey["jobs"])))
-    running = {run_id for run_id, status in jobs.items() if status.state == "running"}
+        survey = read_survey(host, alias, entry, root)
+        snapshot = read_snapshot(host, alias, root)
+    on_host = host_runs(snapshot)
+    running = {run_id for run_id, run in on_host.items() if run.state == RUNNING}
     local = {run_id: local_evidence(export, run_id) for run_id in survey["runs"]}
-    return combine(survey["runs"], running, local), survey["root_exists"]
+    at_risk = {run_id: risk_of(states / run_id, on_host[run_id]) for run_id in running}
+    runs = combine(survey["runs"], running, local, at_risk, approved)
+    return runs, survey["root_exists"], HostView(alias, on_host)
+
+
+def read_survey(host, alias: str, entry, root: str) -> dict:
+    """The manifest builder's survey of every run under ``root`` (``rgt.pull.fetch``)."""
+    from rgt.down.gate import parse_survey
+    from rgt.pull.fetch import survey_host
+
+    reply = survey_host(host, entry.python, root)
+    try:
+        return parse_survey(reply)
+    except ValueError as error:
+        raise RgtError(f"{alias}: unreadable survey reply ({error}): {reply[:200]!r}",
+                       fix=f"check that python: ({entry.python}) runs plain Python 3 on "
+                           "the host") from None
+
+
+def read_snapshot(host, alias: str, root: str):
+    """``rgt watch``'s snapshot of ``root``: every job's liveness, status and heartbeat."""
+    from rgt.grid.survey import COMMAND_TIMEOUT_S
+    from rgt.watch.collect import SnapshotError, parse_snapshot, snapshot_script
+
+    result = host.run(["bash", "-c", snapshot_script(root)], timeout=COMMAND_TIMEOUT_S)
+    try:
+        return parse_snapshot(result.stdout)
+    except SnapshotError as error:
+        raise RgtError(f"{alias}: unreadable job snapshot ({error})",
+                       fix="check that bash and coreutils (base64, stat) run on the host; run "
+                           "the command again") from None
+
+
+def risk_of(state_dir: Path, run) -> str:
+    """What stopping the running ``run`` loses, from the local mirror record and its heartbeat."""
+    from rgt.down.gate import loss_text
+    from rgt.mirror.record import read_mirror
+
+    return loss_text(read_mirror(state_dir), run.step, run.started_at)
+
+
+def load_grid_config(path: str) -> dict | None:
+    """The config whose grid ``down`` consults; None when there is no such file."""
+    from rgt.config import load_config
+
+    return load_config(path) if Path(path).is_file() else None
+
+
+def grid_reasons(config: dict | None, args: argparse.Namespace, entry, view) -> list[str]:
+    """Cells of the grid that live only on this host (none without a config)."""
+    if config is None:
+        return []
+    from rgt.grid.cells import Relaunch, only_on, reconcile
+    from rgt.grid.expected import expected_cells, local_facts
+
+    cells = expected_cells(config)
+    runs, states = Path(config["paths"]["runs"]), Path(config["paths"]["checkpoints"])
+    local = {cell.run_id: local_facts(cell.run_id, runs, states, Path(args.export))
+             for cell in cells}
+    relaunch = Relaunch({entry.alias: entry.platform}, entry.alias,
+                        config_file=None if args.config == "config/config.yaml" else args.config,
+                        runs=config["paths"]["runs"])
+    return only_on(reconcile(cells, local, [view], relaunch), entry.alias)
 
 
 def local_evidence(export: Path, run_id: str) -> tuple[str | None, str | None]:
@@ -124,6 +204,9 @@ def show(alias: str, entry, platform: dict, root: str, runs, root_exists: bool) 
     for run in runs:
         why = run.not_pulled()
         state = "no" if why else ("empty" if run.remote_files == 0 else "verified")
+        if run.running:
+            state = "loss approved" if run.loss_approved else "running"
+            why = f"still training: stopping now loses {run.at_risk or 'an unknown amount'}"
         table.add_row(run.run_id, state, why or "")
     console.print(table)
     command = list(entry.stop_command) if entry.stop_command else "none configured"

@@ -1,15 +1,20 @@
 """The teardown gate as pure functions: which facts block ``rgt down``, and the exact approval.
 
 The iron law: a host's meter is stopped only when every run on it has a verified local bundle
-whose manifest is the one the host builds *now*, no job is running, a ``stop_command`` is
-configured, and the user typed (or passed) exactly ``ALIAS:VERB``. Nothing here talks to a host.
+whose manifest is the one the host builds *now*, no job is running (unless the user approved
+losing its work since the newest mirrored checkpoint, which the reason quantifies), no cell of
+the grid lives only on the host, a ``stop_command`` is configured, and the user typed (or
+passed) exactly ``ALIAS:VERB``. Nothing here talks to a host.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from rgt.mirror.record import MirrorRecord, parse_time, work_at_risk
 
 SURVEY_SCHEMA = "rgt/pull-survey/v1"
 
@@ -29,11 +34,15 @@ class RunEvidence:
     """Why the verified bundle no longer holds (files gone or resized), if it does not."""
     remote_files: int | None = None
     """How many files the host's manifest lists (0: an empty directory, nothing to lose)."""
+    at_risk: str | None = None
+    """What stopping a running job loses (``loss_text``); None: not known."""
+    loss_approved: bool = False
+    """The user passed ``--approve-loss RUN_ID`` for this running run."""
 
     def not_pulled(self) -> str | None:
-        """Why this run is not safely pulled, or None when it is."""
+        """Why this run is not safely pulled, or None when it is (or its loss is approved)."""
         if self.running:
-            return "its job is still running on the host"
+            return None if self.loss_approved else "its job is still running on the host"
         if self.remote_files == 0 and not self.remote_error:
             return None
         if self.remote_error or self.remote_sha256 is None:
@@ -64,6 +73,33 @@ def approval_token(alias: str, verb: str) -> str:
     return f"{alias}:{verb.split()[0]}"
 
 
+def loss_text(record: MirrorRecord | None, remote_step: int | None,
+              started_at: str | None = None, now: datetime | None = None) -> str:
+    """What stopping a running job loses, in steps and hours (``rgt.mirror.record``).
+
+    Args:
+        record: the run's local ``MIRROR.json`` (None: never mirrored).
+        remote_step: the host's newest step (its heartbeat; None: unknown).
+        started_at: the current attempt's start on the host (status.json), for no mirror.
+    """
+    from rgt.grid.cells import age_text
+
+    now = now or datetime.now(timezone.utc)
+    try:
+        started = parse_time(started_at) if started_at else None
+    except ValueError:
+        started = None
+    if record is None and started is None and remote_step is None:
+        return ("everything since launch (the host reports no step and no start yet); it "
+                "has no mirrored checkpoint")
+    risk = work_at_risk(record, remote_step, started, now)
+    if record is None:
+        return f"everything since launch: {risk.describe()}; it has no mirrored checkpoint"
+    mirrored = age_text(record.mirrored_at, now, "ago") or "at an unknown time"
+    return (f"{risk.describe()} since its newest mirrored checkpoint (step {record.step}, "
+            f"mirrored {mirrored})")
+
+
 def run_reasons(runs: Sequence[RunEvidence], alias: str) -> list[str]:
     """One reason per run that is not safely pulled, each with its fix."""
     reasons = []
@@ -71,26 +107,33 @@ def run_reasons(runs: Sequence[RunEvidence], alias: str) -> list[str]:
         why = run.not_pulled()
         if why is None:
             continue
-        fix = ("wait for it to finish, then `rgt pull`" if run.running
-               else f"`rgt pull {run.run_id} --host {alias}`")
-        reasons.append(f"run {run.run_id} is not pulled: {why} (fix: {fix})")
+        if run.running:
+            loss = run.at_risk or "an unknown amount of work"
+            reasons.append(f"run {run.run_id} is still training on {alias}: stopping now loses "
+                           f"{loss} (fix: wait for it to finish and `rgt pull {run.run_id} "
+                           f"--host {alias}`, or pass --approve-loss {run.run_id})")
+            continue
+        reasons.append(f"run {run.run_id} is not pulled: {why} "
+                       f"(fix: `rgt pull {run.run_id} --host {alias}`)")
     return reasons
 
 
 def decide(alias: str, verb: str, runs: Sequence[RunEvidence],
            stop_command: Sequence[str] | None, approval: str | None,
-           require_approval: bool = True) -> Decision:
+           require_approval: bool = True, grid_reasons: Sequence[str] = ()) -> Decision:
     """Every reason that blocks stopping ``alias`` with ``verb``; none means allowed.
 
     Args:
         runs: evidence for every run on the host.
+        grid_reasons: cells of the grid that live only on this host
+            (``rgt.grid.cells.only_on``).
         stop_command: the host's configured argv (None: not configured).
         approval: what the user typed or passed with ``--approve`` (None: nothing yet).
         require_approval: False only to judge the evidence alone (a dry run without
             ``--approve``, or before prompting).
     """
     expected = approval_token(alias, verb)
-    reasons = run_reasons(runs, alias)
+    reasons = run_reasons(runs, alias) + list(grid_reasons)
     if not stop_command:
         reasons.append(f"no stop_command for {alias} in config/hosts.yaml: rgt runs the "
                        f"platform's '{verb}' only through it (fix: add stop_command: [argv…] "
@@ -125,15 +168,25 @@ def parse_survey(text: str) -> dict:
 
 
 def combine(survey_runs: Mapping[str, dict], running: set[str],
-            local: Mapping[str, tuple[str | None, str | None]]) -> list[RunEvidence]:
+            local: Mapping[str, tuple[str | None, str | None]],
+            at_risk: Mapping[str, str] | None = None,
+            approved: Set[str] = frozenset()) -> list[RunEvidence]:
     """Evidence per run from the host's survey, its running jobs and the local bundles.
 
-    ``local[run_id]`` is (verified manifest digest or None, damage or None). A running job
-    with no run or checkpoint directory yet is evidence too: it blocks like any running run.
+    ``local[run_id]`` is (verified manifest digest or None, damage or None); ``at_risk[run_id]``
+    what stopping a running one loses; ``approved`` the runs passed with ``--approve-loss``. A
+    running job with no run or checkpoint directory yet is evidence too: it blocks like any
+    running run.
     """
+    at_risk = at_risk or {}
+
+    def live(run_id: str) -> dict:
+        return {"at_risk": at_risk.get(run_id), "loss_approved": run_id in approved
+                and run_id in running}
+
     runs = [RunEvidence(run_id, entry.get("manifest_sha256"), entry.get("error"),
                         run_id in running, *local.get(run_id, (None, None)),
-                        remote_files=entry.get("files"))
+                        remote_files=entry.get("files"), **live(run_id))
             for run_id, entry in sorted(survey_runs.items())]
-    return runs + [RunEvidence(run_id, running=True)
+    return runs + [RunEvidence(run_id, running=True, **live(run_id))
                    for run_id in sorted(running - set(survey_runs))]

@@ -37,6 +37,7 @@ class HostEntry:
     idle_alarm_after_s: int = 1800
     auto_stop: bool = False
     host_stop_command: tuple[str, ...] | None = None
+    slots: int | None = None
 
     def root(self, project: Path) -> str:
         """The project directory on the host (the executor's default when none is set)."""

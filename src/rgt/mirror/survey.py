@@ -15,8 +15,8 @@ SURVEY_SCHEMA = "rgt/mirror-survey/v1"
 SMALL_FILES = ("train.log", "status.json", "heartbeat.json", "probes.json")
 _SURVEY = r"""
 import json, os, re, sys
-d = sys.argv[1]
-out = {"schema": "%s", "exists": os.path.isdir(d), "markers": [], "files": {}}
+d, schema, small = sys.argv[1], sys.argv[2], sys.argv[3:]
+out = {"schema": schema, "exists": os.path.isdir(d), "markers": [], "files": {}}
 names = sorted(os.listdir(d)) if out["exists"] else []
 for name in names:
     path = os.path.join(d, name)
@@ -28,7 +28,7 @@ for name in names:
             out["markers"].append(body)
         except Exception:
             pass
-    elif name in %r and os.path.isfile(path):
+    elif name in small and os.path.isfile(path):
         out["files"][name] = os.path.getsize(path)
 for name in ("heartbeat.json", "status.json"):
     try:
@@ -36,7 +36,7 @@ for name in ("heartbeat.json", "status.json"):
     except Exception:
         out[name.split(".")[0]] = None
 print(json.dumps(out))
-""" % (SURVEY_SCHEMA, SMALL_FILES)
+"""
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ class StateSurvey:
 
 def survey_command(python: str, state_dir: str) -> list[str]:
     """The argv that prints the survey of ``state_dir`` as one JSON line."""
-    return [python, "-c", _SURVEY, state_dir]
+    return [python, "-c", _SURVEY, state_dir, SURVEY_SCHEMA, *SMALL_FILES]
 
 
 def parse_survey(text: str) -> StateSurvey:

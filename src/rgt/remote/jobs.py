@@ -54,6 +54,7 @@ class JobStatus:
     alive: bool
     exit_code: int | None
     launches: int
+    lease_epoch: int | None = None
 
     @property
     def state(self) -> str:
@@ -65,30 +66,61 @@ class JobStatus:
         return "running" if self.alive else "dead"
 
 
+@dataclass(frozen=True)
+class Lease:
+    """A pool's claim on a job: its placement ``epoch`` and how long it holds unrenewed.
+
+    The job's ``lease`` file holds ``EPOCH EXPIRES`` (Unix seconds); each probe of the
+    controller renews it. A job whose lease expires is sent SIGTERM by its fence (it
+    checkpoints and exits as preempted), so once the controller has not reached a host for
+    longer than ``seconds`` it may start the job elsewhere without two copies running.
+    """
+
+    epoch: int
+    seconds: int
+
+
 def launch_script(layout: RemoteLayout, run_id: str, workdir: str, command: list[str],
-                  env: dict[str, str], secrets_file: str | None, detach: str) -> str:
+                  env: dict[str, str], secrets_file: str | None, detach: str,
+                  lease: Lease | None = None) -> str:
     """Shell text that records a launch and starts ``command`` in ``workdir`` detached, then
     returns."""
     job = shlex.quote(layout.job(run_id))
-    inner = _job_body(layout, run_id, workdir, command, env, secrets_file)
+    inner = _job_body(layout, run_id, workdir, command, env, secrets_file, lease is not None)
     lines = [
         "set -eu",
         f"mkdir -p {job}",
         f"n=$(cat {job}/launches 2>/dev/null || echo 0); echo $((n + 1)) > {job}/launches",
-        f"rm -f {job}/exit_code {job}/pid",
-        _detached(inner, job, run_id, detach),
+        f"rm -f {job}/exit_code {job}/pid {job}/fenced",
     ]
+    if lease is not None:
+        lines.append(f"echo {lease.epoch} $(( $(date +%s) + {lease.seconds} )) > {job}/lease")
+    lines.append(_detached(inner, job, run_id, detach))
     return "\n".join(lines) + "\n"
 
 
+def _fence(job: str) -> str:
+    """Background loop: SIGTERM the job ($child) once its lease has expired unrenewed."""
+    return ("( while kill -0 $child 2>/dev/null; do sleep 1; "
+            f"read e x < {job}/lease 2>/dev/null || continue; "
+            f'if [ "$(date +%s)" -gt "$x" ]; then echo "$e $(date +%s)" > {job}/fenced; '
+            "kill -TERM $child; break; fi; done ) &")
+
+
 def _job_body(layout: RemoteLayout, run_id: str, workdir: str, command: list[str],
-              env: dict[str, str], secrets_file: str | None) -> str:
+              env: dict[str, str], secrets_file: str | None, fenced: bool = False) -> str:
     job = shlex.quote(layout.job(run_id))
     exports = [f"export {name}={shlex.quote(value)}" for name, value in sorted(env.items())]
     if secrets_file:
         # Values reach the job through its environment, read from a mode-600 file: never argv.
         exports.append(f"set -a; . {shlex.quote(secrets_file)}; set +a")
     run = " ".join(shlex.quote(part) for part in command)
+    if fenced:
+        # The child runs in the background so the fence can signal it alone; the shell
+        # forwards SIGTERM/SIGUSR1 to it and waits until it has really ended.
+        run = (f"{run} & child=$!; trap 'kill -TERM $child 2>/dev/null' TERM USR1; "
+               f"{_fence(job)} while :; do wait $child; rc=$?; "
+               "kill -0 $child 2>/dev/null || break; done; (exit $rc)")
     return "; ".join([
         f"cd {shlex.quote(workdir)}", *exports, run,
         f"echo $? > {job}/exit_code.tmp", f"mv {job}/exit_code.tmp {job}/exit_code",
@@ -109,12 +141,19 @@ def _detached(inner: str, job: str, run_id: str, detach: str) -> str:
             f"echo $! > {job}/pid")
 
 
-def probe_script(layout: RemoteLayout, run_ids: list[str]) -> str:
-    """Shell text printing one line per job: ``<run-id> <pid|-> <alive 0|1> <exit|-> <n>``."""
+def probe_script(layout: RemoteLayout, run_ids: list[str], renew_seconds: int = 0) -> str:
+    """Shell text printing one line per job:
+    ``<run-id> <pid|-> <alive 0|1> <exit|-> <n> <lease epoch|->``.
+
+    With ``renew_seconds``, each job's lease (if it has one) is renewed for that long first.
+    """
     ids = " ".join(shlex.quote(run_id) for run_id in run_ids)
     root = shlex.quote(f"{layout.root}/jobs")
+    renew = ('if read e x < "$j/lease" 2>/dev/null; then '
+             f'echo "$e $(( $(date +%s) + {int(renew_seconds)} ))" > "$j/lease.tmp" && '
+             'mv "$j/lease.tmp" "$j/lease"; fi; ') if renew_seconds else ""
     return (
-        f"for id in {ids}; do j={root}/$id; "
+        f"for id in {ids}; do j={root}/$id; {renew}"
         'pid=$(cat "$j/pid" 2>/dev/null || echo -); '
         'n=$(cat "$j/launches" 2>/dev/null || echo 0); alive=0; '
         # The job is its whole process group (setsid/tmux make the launcher its leader): it is
@@ -124,7 +163,8 @@ def probe_script(layout: RemoteLayout, run_ids: list[str]) -> str:
         # Read after the liveness check: a job that ends in between has written its exit code
         # by then, so it is never mistaken for one that vanished.
         'code=$(cat "$j/exit_code" 2>/dev/null || echo -); '
-        'echo "$id $pid $alive $code $n"; done\n'
+        'epoch=$(cut -d" " -f1 "$j/lease" 2>/dev/null || echo -); '
+        'echo "$id $pid $alive $code $n ${epoch:--}"; done\n'
     )
 
 
@@ -133,11 +173,12 @@ def parse_probe(text: str) -> dict[str, JobStatus]:
     statuses = {}
     for line in text.splitlines():
         parts = line.split()
-        if len(parts) != 5 or not parts[4].isdigit():
+        if len(parts) not in (5, 6) or not parts[4].isdigit():
             continue
-        run_id, pid, alive, code, launches = parts
+        run_id, pid, alive, code, launches = parts[:5]
+        epoch = _int_or_none(parts[5]) if len(parts) == 6 else None
         statuses[run_id] = JobStatus(run_id, _int_or_none(pid), alive == "1",
-                                     _int_or_none(code), int(launches))
+                                     _int_or_none(code), int(launches), epoch)
     return statuses
 
 

@@ -23,7 +23,14 @@ from rgt.remote.deploy import (
     remote_config_text,
     tree_hash,
 )
-from rgt.remote.jobs import JobStatus, RemoteLayout, launch_script, parse_probe, probe_script
+from rgt.remote.jobs import (
+    JobStatus,
+    Lease,
+    RemoteLayout,
+    launch_script,
+    parse_probe,
+    probe_script,
+)
 from rgt.remote.snakejobs import SnakeJob
 from rgt.remote.ssh import RemoteHost
 from rgt.remote.transfer import TransferStats, pull, push, remote_manifest
@@ -119,13 +126,15 @@ class RemoteRunner:
         result = self.host.run([self.python, "-c", code], cwd=self.layout.code(tree), timeout=120)
         return json.loads(result.stdout.strip().splitlines()[-1])
 
-    def probe(self, run_ids: list[str]) -> dict[str, JobStatus]:
-        """The status of each job (one short SSH command for all of them)."""
-        result = self.host.run(probe_script(self.layout, run_ids), timeout=60)
+    def probe(self, run_ids: list[str], renew_seconds: int = 0) -> dict[str, JobStatus]:
+        """The status of each job (one short SSH command for all of them), renewing their
+        leases for ``renew_seconds`` first when given."""
+        result = self.host.run(probe_script(self.layout, run_ids, renew_seconds), timeout=60)
         return parse_probe(result.stdout)
 
-    def launch(self, run_id: str, tree: str, config_name: str = REMOTE_CONFIG) -> None:
-        """Start the training of ``run_id`` detached; returns at once."""
+    def launch(self, run_id: str, tree: str, config_name: str = REMOTE_CONFIG,
+               lease: Lease | None = None) -> None:
+        """Start the training of ``run_id`` detached (fenced by ``lease`` in a pool)."""
         secrets_file = self._write_secrets()
         command = [self.python, "-m", "rgt", "train", "--config", config_name,
                    "--run-id", run_id]
@@ -133,7 +142,7 @@ class RemoteRunner:
             command += ["--host-audit", HOST_AUDIT]
         env = {"PYTHONPATH": f"{self.layout.code(tree)}/src", "PYTHONUNBUFFERED": "1"}
         script = launch_script(self.layout, run_id, self.layout.code(tree), command, env,
-                               secrets_file, self.detach)
+                               secrets_file, self.detach, lease)
         self.host.run(["bash", "-c", script], timeout=60)
         self._start_watchdog(tree)
 

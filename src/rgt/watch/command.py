@@ -48,6 +48,7 @@ def run_watch(args: argparse.Namespace) -> int:
     """Handler of ``rgt watch``."""
     from pathlib import Path
 
+    from rgt.controller.show import controller_line
     from rgt.watch.poll import HostPoller
 
     if args.json and not args.once:
@@ -55,7 +56,10 @@ def run_watch(args: argparse.Namespace) -> int:
     if args.interval <= 0:
         raise ConfigError(f"--interval {args.interval:g} is not positive",
                           "give the seconds between refreshes, e.g. --interval 5")
-    poller = HostPoller(selected_hosts(args.hosts, args.host), args.ssh_config, Path.cwd())
+    # A project with only a local detached controller (no hosts yet) still has something to show.
+    hosts = selected_hosts(args.hosts, args.host,
+                           allow_none=controller_line(Path.cwd()) is not None)
+    poller = HostPoller(hosts, args.ssh_config, Path.cwd())
     try:
         if args.once:
             return _print_once(poller.refresh(), args.json)
@@ -64,14 +68,15 @@ def run_watch(args: argparse.Namespace) -> int:
         poller.close()
 
 
-def selected_hosts(path: str, aliases: list[str] | None) -> list:
-    """The registered hosts to watch: all of ``path``, or the named ones (each registered)."""
+def selected_hosts(path: str, aliases: list[str] | None, allow_none: bool = False) -> list:
+    """The registered hosts to watch: all of ``path``, or the named ones (each registered);
+    none registered is an error unless ``allow_none``."""
     from rgt.hosts import EXAMPLE, host_entry, load_hosts
 
     if aliases:
         return [host_entry(alias, path) for alias in dict.fromkeys(aliases)]
     hosts = load_hosts(path)
-    if not hosts:
+    if not hosts and not allow_none:
         raise ConfigError(f"no hosts are registered in {path}",
                           f"copy {EXAMPLE} to {path} and add your hosts, or pass --hosts FILE")
     return list(hosts.values())
@@ -79,9 +84,11 @@ def selected_hosts(path: str, aliases: list[str] | None) -> list:
 
 def _print_once(rows: list[dict], as_json: bool) -> int:
     import json
+    from pathlib import Path
 
     from rich.console import Console
 
+    from rgt.controller.show import controller_line
     from rgt.watch.rows import json_number
     from rgt.watch.view import render
 
@@ -90,7 +97,8 @@ def _print_once(rows: list[dict], as_json: bool) -> int:
         print(json.dumps(safe, indent=2, sort_keys=True))
     else:
         console = Console()
-        (console if console.is_terminal else Console(width=200)).print(render(rows))
+        (console if console.is_terminal else Console(width=200)).print(
+            render(rows, controller_line(Path.cwd())))
     return 0
 
 
@@ -99,13 +107,16 @@ def _live(poller, interval: float) -> int:
 
     from rich.live import Live
 
+    from rgt.controller.show import controller_line
     from rgt.watch.view import render
 
     try:
-        with Live(render(poller.refresh()), auto_refresh=False) as live:
+        with Live(render(poller.refresh(), controller_line(poller.project)),
+                  auto_refresh=False) as live:
             while True:
                 time.sleep(interval)
-                live.update(render(poller.refresh()), refresh=True)
+                live.update(render(poller.refresh(), controller_line(poller.project)),
+                            refresh=True)
     except KeyboardInterrupt:
         return 0  # leaving the view is how it ends; nothing on the hosts changes
 

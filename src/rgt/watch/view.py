@@ -12,15 +12,19 @@ COLUMNS = ("run id", "host", "state", "step", "loss", "steps/s", "ETA", "heartbe
            "spent", "projected", "cause")
 
 
-def render(rows: list[dict]) -> Group:
-    """The runs table, then one line per host (uptime money, watchdog, alarm)."""
+def render(rows: list[dict], controller: Text | None = None) -> Group:
+    """The runs table, then one line per host (uptime money, watchdog, alarm), then the local
+    detached controller's line when there is one (``rgt.controller.show``)."""
+    if not rows and controller is not None:
+        return Group(controller)  # no hosts registered yet: an empty runs table says nothing
     table = Table(title="rgt watch", expand=False)
     for column in COLUMNS:
         table.add_column(column, no_wrap=column in ("run id", "state"))
     for row in rows:
         if row["run_id"] is not None:
             table.add_row(*run_cells(row))
-    return Group(table, *(host_line(row) for row in _first_per_host(rows)))
+    lines = [host_line(row) for row in _first_per_host(rows)]
+    return Group(table, *lines, *([controller] if controller is not None else []))
 
 
 def run_cells(row: dict) -> list[str]:

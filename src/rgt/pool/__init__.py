@@ -1,0 +1,1 @@
+"""A pool of rented hosts run as one cluster: placement by slot, leases, moving lost jobs."""

@@ -1,0 +1,155 @@
+"""One host of the pool as the controller sees it: its runner, its deployed code trees, its
+mirror loop, its free slots and whether it answers."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rgt.atomic import write_json
+from rgt.errors import RgtError
+from rgt.mirror import setup as mirror_setup
+from rgt.mirror.sync import MirrorTarget, seed_host
+from rgt.pool.spec import PoolHost, audit_slots
+from rgt.remote.jobs import JobStatus, Lease
+from rgt.remote.runner import RemoteRunner
+
+MAX_BACKOFF_S = 300
+
+
+@dataclass
+class MirrorOptions:
+    """The profile's mirror settings and the facts the interval depends on."""
+
+    setting: str
+    every_seconds: float | None
+    platform: dict
+
+
+@dataclass
+class Station:
+    """A host with ``slots`` places for jobs; ``running`` holds the keys it runs now."""
+
+    member: PoolHost
+    runner: RemoteRunner
+    project: Path
+    mirror_options: MirrorOptions
+    report: Callable[[str], None]
+    trees: dict[str, str] = field(default_factory=dict)
+    running: set[str] = field(default_factory=set)
+    unreachable_since: float | None = None
+    next_probe_at: float = 0.0
+    backoff: float = 0.0
+    mirror: object | None = None
+    audit: dict | None = None
+
+    @property
+    def alias(self) -> str:
+        return self.member.alias
+
+    @property
+    def slots(self) -> int:
+        """Fixed by the pool file, else one per GPU of the audit (one before any audit)."""
+        return self.member.slots or audit_slots(self.audit)
+
+    @property
+    def free(self) -> int:
+        return 0 if self.unreachable_since is not None else self.slots - len(self.running)
+
+    def tree(self, config_file: str) -> str:
+        """Audit the host and deploy the code once per config; the pushed tree's hash."""
+        from rgt.remote.up import audit_path
+
+        if config_file not in self.trees:
+            self.audit = self.runner.audit(self.project / config_file)
+            write_json(audit_path(self.project, self.alias), self.audit)
+            self.report(f"rgt: {self.alias}: "
+                        f"{self.audit['budget']['summary'].splitlines()[0]}")
+            self.trees[config_file] = self.runner.deploy(self.project / config_file,
+                                                         self.project)
+        return self.trees[config_file]
+
+    def probe(self, keys: list[str], renew_seconds: int) -> dict[str, JobStatus] | None:
+        """The host's statuses, or None while it is unreachable (state unknown, unchanged)."""
+        now = time.monotonic()
+        if now < self.next_probe_at:
+            return None
+        try:
+            statuses = self.runner.probe(keys, renew_seconds)
+        except RgtError as error:
+            self._unreachable(now, error)
+            return None
+        if self.unreachable_since is not None:
+            self.report(f"rgt: {self.alias} answers again")
+        self.unreachable_since, self.backoff, self.next_probe_at = None, 0.0, 0.0
+        return statuses
+
+    def mark_unreachable(self, error: Exception) -> None:
+        """The host did not answer: no probe until the back-off has passed."""
+        self._unreachable(time.monotonic(), error)
+
+    def _unreachable(self, now: float, error: Exception) -> None:
+        self.unreachable_since = self.unreachable_since or now
+        self.backoff = min(MAX_BACKOFF_S, max(10.0, 2 * self.backoff))
+        self.next_probe_at = now + self.backoff
+        self.report(f"rgt: {self.alias} unreachable ({error}); its job states are unknown, "
+                    f"not changed; retrying in {self.backoff:.0f} s")
+
+    def unreachable_for(self) -> float:
+        """Seconds since the host last failed to answer after answering (0: it answers)."""
+        if self.unreachable_since is None:
+            return 0.0
+        return time.monotonic() - self.unreachable_since
+
+    def attach_or_launch(self, key: str, launch: Callable[[], None],
+                         epoch: int | None = None) -> None:
+        """Reattach to the job if it runs (or ran) here under this placement; else launch."""
+        status = self.runner.probe([key]).get(key)
+        state = status.state if status else "absent"
+        same_lease = epoch is None or status is None or status.lease_epoch in (None, epoch)
+        if state in ("running", "finished") and same_lease:
+            self.report(f"rgt: {key} is {state} on {self.alias} "
+                        f"(launched {status.launches}x): reattached, not relaunched")
+        else:
+            launch()
+            self.report(f"rgt: launched {key} on {self.alias} (detached)")
+        self.running.add(key)
+
+    def mirror_target(self, run_id: str, config: dict) -> MirrorTarget | None:
+        """Where this run's checkpoints are mirrored (None: mirroring is off)."""
+        from rgt.remote.ssh import RemoteHost
+
+        options = self.mirror_options
+        root = mirror_setup.mirror_root(options.setting, self.project, config)
+        if root is None:
+            return None
+        if self.mirror is None:
+            spec = self.runner.host.spec
+            self.mirror = mirror_setup.new_loop(
+                lambda: RemoteHost(spec), self.runner.python, options.every_seconds,
+                mirror_setup.mtbf_hours(options.platform, config), self.report)
+        return mirror_setup.target(run_id, self.runner.layout, root)
+
+    def seed_and_launch(self, run_id: str, tree: str, target: MirrorTarget | None,
+                        lease: Lease | None) -> None:
+        """A host without the run's newest checkpoint gets the mirror's first, then the job."""
+        if target is not None:
+            step = seed_host(self.runner.host, self.runner.python, target)
+            if step is not None:
+                self.report(f"rgt: {run_id}: pushed the mirrored checkpoint of step {step} to "
+                            f"{self.alias}; training resumes from it")
+        self.runner.launch(run_id, tree, lease=lease)
+
+    def release(self, key: str) -> None:
+        """The job no longer runs here (finished, failed or moved)."""
+        self.running.discard(key)
+        if self.mirror is not None:
+            self.mirror.forget(key)
+
+    def close(self) -> None:
+        """Stop the mirror thread and close the connection."""
+        if self.mirror is not None:
+            self.mirror.stop()
+        self.runner.host.close()
