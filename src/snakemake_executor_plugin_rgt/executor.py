@@ -131,6 +131,8 @@ class Executor(RemoteExecutor):
             run_id, lambda: station.seed_and_launch(run_id, tree, target, lease), epoch)
         if target is not None:
             station.mirror.watch(target)
+        if lease is not None:
+            station.keep_leases(lease.seconds)
         info.aux.update(host=station.alias, tree=tree)
 
     def _run_snakejob(self, job: JobExecutorInterface) -> SubmittedJobInfo:
@@ -182,7 +184,7 @@ class Executor(RemoteExecutor):
         """The jobs of one host that stay active; finished and failed ones are reported."""
         from rgt.pool.dispatch import overdue
 
-        statuses = station.probe([job.external_jobid for job in jobs], self.policy.seconds)
+        statuses = station.probe([job.external_jobid for job in jobs])
         if statuses is None:
             if overdue(station, self.policy):
                 self._move_away(station, jobs, waiting)

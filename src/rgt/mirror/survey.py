@@ -48,6 +48,8 @@ class Marker:
     bytes: int
     sha256: str
     created_at: str
+    body: dict
+    """The marker exactly as the host wrote it."""
 
     @property
     def marker_file(self) -> str:
@@ -88,7 +90,8 @@ def parse_survey(text: str) -> StateSurvey:
     body = json.loads(text.strip().splitlines()[-1])
     if not isinstance(body, dict) or body.get("schema") != SURVEY_SCHEMA:
         raise ValueError(f"not a {SURVEY_SCHEMA} reply")
-    markers = [Marker(m["step"], m["file"], m["bytes"], m["sha256"], m.get("created_at", ""))
+    markers = [Marker(m["step"], m["file"], m["bytes"], m["sha256"], m.get("created_at", ""),
+                      {key: value for key, value in m.items() if key != "pt_bytes"})
                for m in body["markers"] if _is_complete(m)]
     return StateSurvey(bool(body["exists"]), sorted(markers, key=lambda m: -m.step),
                        dict(body["files"]), body.get("heartbeat"), body.get("status"))

@@ -12,6 +12,7 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
+from rgt.atomic import write_json
 from rgt.errors import RgtError
 from rgt.hashing import sha256_file
 from rgt.mirror.record import MirrorRecord, read_mirror, utc_now_iso
@@ -60,7 +61,9 @@ def mirror_once(host: RemoteHost, python: str, target: MirrorTarget,
         return previous
     stats = pull(host, target.remote_dir, [newest.file], target.local_dir,
                  expected={newest.file: newest.sha256})
-    pull(host, target.remote_dir, [newest.marker_file], target.local_dir)
+    # The marker goes last, as the host's own store writes it (from the survey: the host may
+    # prune this checkpoint meanwhile).
+    write_json(target.local_dir / newest.marker_file, newest.body)
     _check_arrival(target.local_dir, newest)
     record = MirrorRecord(
         target.run_id, host.spec.alias, newest.step, _total_steps(state), newest.file,

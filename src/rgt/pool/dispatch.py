@@ -15,7 +15,10 @@ from rgt.pool.station import Station
 from rgt.remote.jobs import Lease
 
 DEFAULT_LEASE_S = 600
-FENCE_MARGIN_S = 5  # the fence checks every second; a kill and a checkpoint take a few
+# The fence checks every second, a renewal in flight may land up to its timeout late, and the
+# fenced job needs a few seconds to checkpoint and exit.
+FENCE_MARGIN_S = 15
+MIN_LEASE_S = 8  # renewed every quarter lease: shorter leases lapse on one slow renewal
 
 
 @dataclass(frozen=True)
@@ -41,12 +44,16 @@ def lease_policy(hosts: int, lease_seconds: int | None, grace_seconds: float | N
         DEFAULT_LEASE_S if hosts > 1 else 0)
     if seconds <= 0:
         return LeasePolicy(0, float("inf"))
+    if seconds < MIN_LEASE_S:
+        raise ConfigError(f"--rgt-lease-seconds {seconds} is below {MIN_LEASE_S} s: one slow "
+                          "renewal would stop a healthy job",
+                          f"set --rgt-lease-seconds to {MIN_LEASE_S} or more (default 600)")
     grace = grace_seconds if grace_seconds is not None else seconds + 60
     if grace < seconds + FENCE_MARGIN_S:
         raise ConfigError(
             f"--rgt-unknown-grace {grace:g} s is shorter than the lease ({seconds} s) plus "
             f"{FENCE_MARGIN_S} s: a job could run on two hosts at once",
-            f"set --rgt-unknown-grace to at least {seconds + FENCE_MARGIN_S}")
+            f"set --rgt-unknown-grace to at least {seconds + FENCE_MARGIN_S:g}")
     return LeasePolicy(seconds, grace)
 
 

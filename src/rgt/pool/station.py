@@ -44,6 +44,7 @@ class Station:
     backoff: float = 0.0
     mirror: object | None = None
     audit: dict | None = None
+    keeper: object | None = None
 
     @property
     def alias(self) -> str:
@@ -63,6 +64,7 @@ class Station:
         from rgt.remote.up import audit_path
 
         if config_file not in self.trees:
+            self.runner.resolve_root()
             self.audit = self.runner.audit(self.project / config_file)
             write_json(audit_path(self.project, self.alias), self.audit)
             self.report(f"rgt: {self.alias}: "
@@ -71,13 +73,25 @@ class Station:
                                                          self.project)
         return self.trees[config_file]
 
-    def probe(self, keys: list[str], renew_seconds: int) -> dict[str, JobStatus] | None:
+    def keep_leases(self, seconds: int) -> None:
+        """Start renewing the leases of this host's jobs (once; a thread of its own)."""
+        from rgt.pool.keeper import LeaseKeeper
+        from rgt.remote.ssh import RemoteHost
+
+        if self.keeper is None:
+            spec = self.runner.host.spec
+            self.keeper = LeaseKeeper(
+                lambda: RemoteHost(spec, connect_timeout=5, retries=0),
+                lambda: self.runner.layout, seconds, lambda: sorted(self.running),
+                lambda: self.unreachable_since is None)
+
+    def probe(self, keys: list[str]) -> dict[str, JobStatus] | None:
         """The host's statuses, or None while it is unreachable (state unknown, unchanged)."""
         now = time.monotonic()
         if now < self.next_probe_at:
             return None
         try:
-            statuses = self.runner.probe(keys, renew_seconds)
+            statuses = self.runner.probe(keys)
         except RgtError as error:
             self._unreachable(now, error)
             return None
@@ -149,7 +163,8 @@ class Station:
             self.mirror.forget(key)
 
     def close(self) -> None:
-        """Stop the mirror thread and close the connection."""
-        if self.mirror is not None:
-            self.mirror.stop()
+        """Stop the mirror and lease threads and close the connection."""
+        for thread in (self.mirror, self.keeper):
+            if thread is not None:
+                thread.stop()
         self.runner.host.close()

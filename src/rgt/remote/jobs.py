@@ -99,17 +99,16 @@ def launch_script(layout: RemoteLayout, run_id: str, workdir: str, command: list
     return "\n".join(lines) + "\n"
 
 
-def _fence(job: str) -> str:
-    """Background loop: SIGTERM the job ($child) once its lease has expired unrenewed."""
+def _fence() -> str:
+    """Background loop: SIGTERM the job ($child) once its lease ($J/lease) has expired."""
     return ("( while kill -0 $child 2>/dev/null; do sleep 1; "
-            f"read e x < {job}/lease 2>/dev/null || continue; "
-            f'if [ "$(date +%s)" -gt "$x" ]; then echo "$e $(date +%s)" > {job}/fenced; '
+            'read e x < "$J/lease" 2>/dev/null || continue; '
+            'if [ "$(date +%s)" -gt "$x" ]; then echo "$e $(date +%s)" > "$J/fenced"; '
             "kill -TERM $child; break; fi; done ) &")
 
 
 def _job_body(layout: RemoteLayout, run_id: str, workdir: str, command: list[str],
               env: dict[str, str], secrets_file: str | None, fenced: bool = False) -> str:
-    job = shlex.quote(layout.job(run_id))
     exports = [f"export {name}={shlex.quote(value)}" for name, value in sorted(env.items())]
     if secrets_file:
         # Values reach the job through its environment, read from a mode-600 file: never argv.
@@ -119,11 +118,13 @@ def _job_body(layout: RemoteLayout, run_id: str, workdir: str, command: list[str
         # The child runs in the background so the fence can signal it alone; the shell
         # forwards SIGTERM/SIGUSR1 to it and waits until it has really ended.
         run = (f"{run} & child=$!; trap 'kill -TERM $child 2>/dev/null' TERM USR1; "
-               f"{_fence(job)} while :; do wait $child; rc=$?; "
+               f"{_fence()} while :; do wait $child; rc=$?; "
                "kill -0 $child 2>/dev/null || break; done; (exit $rc)")
+    # The job directory as an absolute path before the cd: a root relative to the home
+    # directory (the default) must still reach it.
     return "; ".join([
-        f"cd {shlex.quote(workdir)}", *exports, run,
-        f"echo $? > {job}/exit_code.tmp", f"mv {job}/exit_code.tmp {job}/exit_code",
+        f"J=$(cd {shlex.quote(layout.job(run_id))} && pwd)", f"cd {shlex.quote(workdir)}",
+        *exports, run, 'echo $? > "$J/exit_code.tmp"', 'mv "$J/exit_code.tmp" "$J/exit_code"',
     ])
 
 

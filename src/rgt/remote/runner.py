@@ -93,6 +93,15 @@ class RemoteRunner:
         self.check_environment(tree)
         return tree
 
+    def resolve_root(self) -> str:
+        """Make the project root absolute on the host (created if absent): a root relative to
+        the home directory must mean the same thing from a job's own working directory."""
+        if not self.layout.root.startswith("/"):
+            result = self.host.run(f"mkdir -p {shlex.quote(self.layout.root)} && "
+                                   f"cd {shlex.quote(self.layout.root)} && pwd", timeout=60)
+            self.layout = RemoteLayout(result.stdout.strip().splitlines()[-1])
+        return self.layout.root
+
     def audit(self, config_file: Path, inode_cap: int | None = None) -> dict:
         """Phase-0 audit of the host; refuses (AuditError) when the planned runs cannot fit."""
         from rgt.remote.up import audit_host, refuse_unless_fits
