@@ -72,3 +72,52 @@ def test_batches_start_with_an_empty_file_and_split_at_the_byte_limit():
     sizes = {"empty": 0, "a": BATCH_BYTES - 1, "b": 2, "c": 0}
     assert batches(["empty", "a", "b", "c"], sizes) == [["empty", "a"], ["b", "c"]]
     assert batches([], {}) == []
+
+
+def _probe_here(layout: RemoteLayout, keys: list[str], renew: int = 0):
+    return parse_probe(subprocess.run(["bash", "-c", probe_script(layout, keys, renew)],
+                                      capture_output=True, text=True, timeout=30).stdout)
+
+
+TERM_AWARE = ("import signal, sys, time\n"
+              "signal.signal(signal.SIGTERM, lambda *a: sys.exit(75))\n"
+              "time.sleep(60)\n")
+
+
+def test_an_unrenewed_lease_fences_the_job_which_exits_as_preempted(tmp_path):
+    from rgt.remote.jobs import Lease
+
+    layout = RemoteLayout("root")  # relative, as the default root: the job dir is resolved
+    script = launch_script(layout, "r1", str(tmp_path), ["python3", "-c", TERM_AWARE], {},
+                           None, "setsid", Lease(epoch=3, seconds=2))
+    subprocess.run(["bash", "-c", script], check=True, timeout=30, cwd=tmp_path)
+    job = tmp_path / "root" / "jobs" / "r1"
+    deadline = time.monotonic() + 20
+    while not (job / "exit_code").exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert (job / "exit_code").read_text().strip() == "75"
+    assert (job / "fenced").read_text().split()[0] == "3"
+    status = parse_probe(subprocess.run(["bash", "-c", probe_script(layout, ["r1"])],
+                                        capture_output=True, text=True, timeout=30,
+                                        cwd=tmp_path).stdout)["r1"]
+    assert (status.state, status.lease_epoch) == ("preempted", 3)
+
+
+def test_a_renewed_lease_keeps_the_job_running(tmp_path):
+    from rgt.remote.jobs import Lease
+
+    layout = RemoteLayout(str(tmp_path / "root"))
+    script = launch_script(layout, "r1", str(tmp_path), ["python3", "-c", TERM_AWARE], {},
+                           None, "setsid", Lease(epoch=1, seconds=2))
+    subprocess.run(["bash", "-c", script], check=True, timeout=30)
+    for _ in range(8):  # 4 s: twice the lease
+        assert _probe_here(layout, ["r1"], renew=2)["r1"].state == "running"
+        time.sleep(0.5)
+    assert not (tmp_path / "root" / "jobs" / "r1" / "fenced").exists()
+    pid = int((tmp_path / "root" / "jobs" / "r1" / "pid").read_text())
+    os.killpg(pid, 9)
+
+
+def test_parse_probe_reads_the_lease_epoch_and_old_five_field_lines():
+    statuses = parse_probe("a 10 1 - 1 4\nb 11 0 0 1 -\nc 12 0 0 1\n")
+    assert [statuses[k].lease_epoch for k in "abc"] == [4, None, None]
