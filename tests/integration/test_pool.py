@@ -9,13 +9,12 @@ import contextlib
 import json
 import os
 import threading
-import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
-
 import test_remote_executor as rx
+
 from conftest import rgt
 from sshd import start_sshd
 
