@@ -84,3 +84,21 @@ def test_work_at_risk_in_steps_and_hours():
     assert by_age.steps is None and by_age.hours == pytest.approx(0.5, abs=0.01)
     started = datetime.now(timezone.utc) - timedelta(hours=2)
     assert work_at_risk(None, 50, started_at=started).hours == pytest.approx(2, abs=0.01)
+
+
+def test_watch_rows_show_the_mirror_its_age_interval_and_the_steps_at_risk(tmp_path):
+    from rgt.watch.mirrors import add_mirror_columns
+    from rgt.watch.view import mirror_cell, mirror_line
+
+    written = record(400, 3, 9.0)
+    written = MirrorRecord(**{**written.__dict__, "interval_formula": "every 60 s = ..."})
+    written.write(tmp_path / "r1")
+    rows = add_mirror_columns([{"run_id": "r1", "state": "running", "step": 520},
+                               {"run_id": "r2", "state": "running", "step": 7},
+                               {"run_id": None, "host": "gpu1", "state": "no_runs"}], tmp_path)
+    assert (rows[0]["mirror_step"], rows[0]["at_risk_steps"]) == (400, 120)
+    assert rows[0]["mirror_interval_s"] == 60.0 and rows[0]["at_risk_hours"] == 0.3
+    assert mirror_cell(rows[0]).startswith("step 400, 3m") and "(-120 steps)" in mirror_cell(
+        rows[0])
+    assert rows[1]["mirror_step"] is None and "none" in mirror_cell(rows[1])
+    assert "every 60 s" in mirror_line(rows[0]).plain

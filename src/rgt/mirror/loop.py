@@ -89,9 +89,10 @@ class MirrorLoop:
 
     def _mirror(self, target: MirrorTarget) -> None:
         previous = read_mirror(target.local_dir)
+        interval = self.interval(previous)
         try:
-            record = mirror_once(self._connection(), self.python, target,
-                                 self.interval(previous).seconds)
+            record = mirror_once(self._connection(), self.python, target, interval.seconds,
+                                 interval.formula())
         except RgtError as error:
             self.report(f"rgt: mirror of {target.run_id} failed ({error}); the previous "
                         "mirror is intact, retrying next interval")

@@ -42,6 +42,8 @@ class MirrorRecord:
     """The host's newest step (its heartbeat) when this mirror was taken."""
     step_seconds: float | None = None
     """Mean seconds per training step measured from the host's heartbeats (None: unknown)."""
+    interval_formula: str = ""
+    """How ``interval_seconds`` follows from size, link and MTBF (``MirrorInterval.formula``)."""
     schema: str = SCHEMA
 
     def age_seconds(self, now: datetime | None = None) -> float:

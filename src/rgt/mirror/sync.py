@@ -45,7 +45,7 @@ def survey(host: RemoteHost, python: str, remote_dir: str) -> StateSurvey:
 
 
 def mirror_once(host: RemoteHost, python: str, target: MirrorTarget,
-                interval_seconds: float) -> MirrorRecord | None:
+                interval_seconds: float, interval_formula: str = "") -> MirrorRecord | None:
     """Mirror the newest complete checkpoint if it is newer than the mirror's; the record.
 
     Returns the (possibly unchanged) mirror record, or None when neither side has one.
@@ -68,7 +68,8 @@ def mirror_once(host: RemoteHost, python: str, target: MirrorTarget,
     record = MirrorRecord(
         target.run_id, host.spec.alias, newest.step, _total_steps(state), newest.file,
         newest.bytes, newest.sha256, newest.created_at, utc_now_iso(), stats.seconds,
-        stats.bytes_sent, interval_seconds, state.remote_step, _step_seconds(previous, state))
+        stats.bytes_sent, interval_seconds, state.remote_step, _step_seconds(previous, state),
+        interval_formula)
     record.write(target.local_dir)
     _prune(target.local_dir)
     return record

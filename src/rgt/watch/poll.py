@@ -14,6 +14,7 @@ from rgt.errors import RgtError
 from rgt.hosts import HostEntry
 from rgt.remote.ssh import RemoteHost, resolve_host
 from rgt.watch.collect import Snapshot, SnapshotError, parse_snapshot, snapshot_script
+from rgt.watch.mirrors import add_mirror_columns, checkpoints_root
 from rgt.watch.rows import Previous, host_rows, unreachable_row
 
 CONNECT_TIMEOUT_S = 10
@@ -42,7 +43,7 @@ class HostPoller:
                 rows.extend(host_rows(entry, result, self.previous))
             else:
                 rows.append(unreachable_row(entry.alias, result))
-        return rows
+        return add_mirror_columns(rows, checkpoints_root(self.project))
 
     def _poll(self, entry: HostEntry) -> Snapshot | str:
         """The host's snapshot, or why there is none."""

@@ -9,7 +9,7 @@ from rich.text import Text
 COLOURS = {"running": "cyan", "stalled": "yellow", "finished": "green", "preempted": "magenta",
            "failed": "red", "dead": "red", "unreachable": "bold red", "no_runs": "dim"}
 COLUMNS = ("run id", "host", "state", "step", "loss", "steps/s", "ETA", "heartbeat", "GPU",
-           "spent", "projected", "cause")
+           "spent", "projected", "mirror", "cause")
 
 
 def render(rows: list[dict], controller: Text | None = None) -> Group:
@@ -24,6 +24,7 @@ def render(rows: list[dict], controller: Text | None = None) -> Group:
         if row["run_id"] is not None:
             table.add_row(*run_cells(row))
     lines = [host_line(row) for row in _first_per_host(rows)]
+    lines += [mirror_line(row) for row in rows if row.get("mirror_formula")][:1]
     return Group(table, *lines, *([controller] if controller is not None else []))
 
 
@@ -38,8 +39,25 @@ def run_cells(row: dict) -> list[str]:
         if row.get("heartbeat_age_s") is not None else "-", gpu(row),
         money(row.get("cost_so_far"), row.get("currency")),
         money(row.get("cost_projected"), row.get("currency")),
-        row.get("cause") or "",
+        mirror_cell(row), row.get("cause") or "",
     ]
+
+
+def mirror_cell(row: dict) -> str:
+    """``step 400, 3m05s old`` plus the steps a host loss would cost now; ``none`` without."""
+    if row.get("mirror_step") is None:
+        return "[yellow]none[/]" if row.get("state") in ("running", "stalled") else "-"
+    cell = f"step {row['mirror_step']}, {duration(row.get('mirror_age_s'))} old"
+    if row.get("at_risk_steps"):
+        cell += f" (-{row['at_risk_steps']} steps)"
+    return cell
+
+
+def mirror_line(row: dict) -> Text:
+    """How the mirror interval is chosen (one line; every run shares the formula's form)."""
+    return Text(f"mirror: {row['mirror_formula']}; a host lost without warning costs on "
+                f"average half an interval plus half a checkpoint interval, at most one of "
+                f"each (docs/mirror.md)", style="dim")
 
 
 def host_line(row: dict) -> Text:
