@@ -4,6 +4,7 @@ poll = one probe per host for its jobs, then place what waits."""
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import AsyncGenerator
 from pathlib import Path
 
@@ -40,6 +41,9 @@ class Executor(RemoteExecutor):
         except RgtError as error:
             raise WorkflowError(f"rgt: {error}") from None
         self.leases = LeaseBook(self.project)
+        # run_job (Snakemake's scheduler thread) and the polls (its wait thread) both place
+        # jobs: one at a time, so a slot is never given twice.
+        self._placing = threading.Lock()
         self._warn_small_jobs_setting()
 
     def _pool_members(self, settings):
@@ -105,19 +109,25 @@ class Executor(RemoteExecutor):
         from rgt.pool.dispatch import choose
 
         run_id = info.external_jobid
-        station = choose(self.stations, self.leases.get(run_id) if self.policy.enabled
-                         else None, self.policy)
-        if station is None:
-            return False
-        try:
-            self._start_training(station, info)
-        except RgtError as error:
-            if _is_unreachable(error):
-                station.mark_unreachable(error)
+        with self._placing:
+            station = choose(self.stations, self.leases.get(run_id) if self.policy.enabled
+                             else None, self.policy)
+            if station is None:
                 return False
+            try:
+                self._start_training(station, info)
+                return True
+            except RgtError as error:
+                failure = error
+        self._placement_failed(station, run_id, failure)
+        return False
+
+    def _placement_failed(self, station, run_id: str, error: RgtError) -> None:
+        """A silent host: the job waits for another; any other refusal fails the run."""
+        if not _is_unreachable(error):
             raise WorkflowError(f"rgt: cannot start {run_id} on {station.alias}: "
                                 f"{error}") from None
-        return True
+        station.mark_unreachable(error)
 
     def _start_training(self, station, info: SubmittedJobInfo) -> None:
         from rgt.config import load_config
@@ -126,9 +136,9 @@ class Executor(RemoteExecutor):
         run_id, config_file = info.external_jobid, info.aux["config"]
         tree = station.tree(config_file)
         target = station.mirror_target(run_id, load_config(self.project / config_file))
-        lease, epoch = lease_for(self.leases, run_id, station, self.policy)
+        lease = lease_for(self.leases, run_id, station, self.policy)
         station.attach_or_launch(
-            run_id, lambda: station.seed_and_launch(run_id, tree, target, lease), epoch)
+            run_id, lambda: station.seed_and_launch(run_id, tree, target, lease))
         if target is not None:
             station.mirror.watch(target)
         if lease is not None:
@@ -176,7 +186,11 @@ class Executor(RemoteExecutor):
                 for job in self._check_station(self.stations[alias], jobs, waiting):
                     yield job
             for job in waiting:
-                self._place_training(job)
+                try:
+                    self._place_training(job)
+                except WorkflowError as error:
+                    self.report_job_error(job, msg=str(error))
+                    continue
                 yield job
 
     def _check_station(self, station, jobs: list[SubmittedJobInfo],

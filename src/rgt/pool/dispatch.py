@@ -81,9 +81,8 @@ def overdue(station: Station, policy: LeasePolicy) -> bool:
 
 
 def lease_for(book: LeaseBook, run_id: str, station: Station, policy: LeasePolicy
-              ) -> tuple[Lease | None, int | None]:
-    """Record the placement (a new epoch when the job moves) and the lease it runs under."""
+              ) -> Lease | None:
+    """Record the placement (a new epoch when the job moves); the lease it runs under."""
     if not policy.enabled:
-        return None, None
-    placement = book.place(run_id, station.alias)
-    return Lease(placement.epoch, policy.seconds), placement.epoch
+        return None
+    return Lease(book.place(run_id, station.alias).epoch, policy.seconds)

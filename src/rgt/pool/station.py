@@ -117,13 +117,12 @@ class Station:
             return 0.0
         return time.monotonic() - self.unreachable_since
 
-    def attach_or_launch(self, key: str, launch: Callable[[], None],
-                         epoch: int | None = None) -> None:
-        """Reattach to the job if it runs (or ran) here under this placement; else launch."""
+    def attach_or_launch(self, key: str, launch: Callable[[], None]) -> None:
+        """Reattach to the job if it runs (or ran) here; else launch it. A job running here
+        is never launched a second time, whatever lease it runs under."""
         status = self.runner.probe([key]).get(key)
         state = status.state if status else "absent"
-        same_lease = epoch is None or status is None or status.lease_epoch in (None, epoch)
-        if state in ("running", "finished") and same_lease:
+        if state in ("running", "finished"):
             self.report(f"rgt: {key} is {state} on {self.alias} "
                         f"(launched {status.launches}x): reattached, not relaunched")
         else:
