@@ -110,6 +110,7 @@ class Executor(RemoteExecutor):
 
         run_id = info.external_jobid
         with self._placing:
+            self._prepare_pool(info.aux["config"])
             station = choose(self.stations, self.leases.get(run_id) if self.policy.enabled
                              else None, self.policy)
             if station is None:
@@ -121,6 +122,17 @@ class Executor(RemoteExecutor):
                 failure = error
         self._placement_failed(station, run_id, failure)
         return False
+
+    def _prepare_pool(self, config_file: str) -> None:
+        """Every host audited and deployed at once, before the first placement."""
+        from rgt.pool.station import prepare_all
+
+        if len(self.stations) < 2:
+            return
+        for alias, error in prepare_all(list(self.stations.values()), config_file).items():
+            if not _is_unreachable(error):
+                raise WorkflowError(f"rgt: {alias}: {error}") from None
+            self.stations[alias].mark_unreachable(error)
 
     def _placement_failed(self, station, run_id: str, error: RgtError) -> None:
         """A silent host: the job waits for another; any other refusal fails the run."""
