@@ -55,6 +55,8 @@ bench: setup
 	$(PY) bench/overhead.py
 	$(PY) bench/transfer.py
 	$(PY) bench/verify.py
+	$(PY) bench/mirror.py
+	$(PY) bench/fanout.py
 
 clean-runs:
 	@echo "runs/ and checkpoints/ are results: move them aside by hand if you mean it"
