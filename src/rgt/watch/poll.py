@@ -32,6 +32,7 @@ class HostPoller:
                                               connect_timeout=CONNECT_TIMEOUT_S, retries=0)
                       for entry in entries}
         self.previous: Previous = {}
+        self.mirrors = checkpoints_root(self.project)  # read once: refreshes are a hot loop
 
     def refresh(self) -> list[dict]:
         """Every host's rows, in the order the hosts were given."""
@@ -43,7 +44,7 @@ class HostPoller:
                 rows.extend(host_rows(entry, result, self.previous))
             else:
                 rows.append(unreachable_row(entry.alias, result))
-        return add_mirror_columns(rows, checkpoints_root(self.project))
+        return add_mirror_columns(rows, self.mirrors)
 
     def _poll(self, entry: HostEntry) -> Snapshot | str:
         """The host's snapshot, or why there is none."""
