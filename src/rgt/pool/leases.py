@@ -52,6 +52,6 @@ class LeaseBook:
         return placement
 
     def all(self) -> list[Placement]:
-        """Every recorded placement (for ``rgt watch`` and the grid)."""
+        """Every recorded placement."""
         found = (self.get(path.stem) for path in sorted(self.directory.glob("*.json")))
         return [placement for placement in found if placement is not None]

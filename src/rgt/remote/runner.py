@@ -135,10 +135,10 @@ class RemoteRunner:
         result = self.host.run([self.python, "-c", code], cwd=self.layout.code(tree), timeout=120)
         return json.loads(result.stdout.strip().splitlines()[-1])
 
-    def probe(self, run_ids: list[str], renew_seconds: int = 0) -> dict[str, JobStatus]:
-        """The status of each job (one short SSH command for all of them), renewing their
-        leases for ``renew_seconds`` first when given."""
-        result = self.host.run(probe_script(self.layout, run_ids, renew_seconds), timeout=60)
+    def probe(self, run_ids: list[str]) -> dict[str, JobStatus]:
+        """The status of each job (one short SSH command for all of them); leases are renewed
+        apart, by ``rgt.pool.keeper``."""
+        result = self.host.run(probe_script(self.layout, run_ids), timeout=60)
         return parse_probe(result.stdout)
 
     def launch(self, run_id: str, tree: str, config_name: str = REMOTE_CONFIG,
