@@ -99,11 +99,14 @@ class LoopbackSshd:
 
     def stop(self) -> None:
         """Stop the listener and every connection it serves (what runs detached goes on)."""
-        for pid in self.session_pids() if self.process.poll() is None else []:
+        if self.process.poll() is not None:
+            return
+        # Frozen first, so that no connection is accepted between the census and the kill.
+        self.process.send_signal(signal.SIGSTOP)
+        for pid in self.session_pids():
             _kill_quietly(pid)
-        if self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
+        self.process.kill()
+        self.process.wait(timeout=10)
 
 
 def _kill_quietly(pid: int) -> None:
