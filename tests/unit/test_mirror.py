@@ -57,8 +57,6 @@ def test_interval_follows_size_link_and_mtbf():
     fixed = mirror_interval(10**9, 24, every_seconds=30)
     assert fixed.seconds == 30 and "fixed" in fixed.formula()
     assert "sqrt(2 x MTBF 24 h" in small.formula()
-    assert small.expected_loss_seconds(checkpoint_interval_s=60) == pytest.approx(
-        0.5 * small.seconds + 30)
 
 
 def record(step: int, saved_minutes_ago: float, step_seconds: float | None) -> MirrorRecord:

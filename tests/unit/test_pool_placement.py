@@ -68,7 +68,6 @@ def test_lease_book_keeps_the_epoch_while_the_job_stays_and_bumps_it_when_it_mov
     moved = book.place("r1", "b")
     assert (moved.host, moved.epoch) == ("b", 2)
     assert LeaseBook(tmp_path).get("r1") == moved  # on disk, for the next controller
-    assert [p.run_id for p in book.all()] == ["r1"]
 
 
 def test_policy_defaults_and_refuses_a_grace_that_allows_two_copies():

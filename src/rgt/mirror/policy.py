@@ -39,10 +39,6 @@ class MirrorInterval:
                 f"{self.transfer_seconds:.1f} s, sqrt(2 x MTBF {self.mtbf_hours:g} h x "
                 f"transfer)); link {self.link_bytes_per_s / 1e6:.1f} MB/s")
 
-    def expected_loss_seconds(self, checkpoint_interval_s: float = 0.0) -> float:
-        """Mean work lost when the host vanishes at a random moment."""
-        return 0.5 * self.seconds + 0.5 * checkpoint_interval_s
-
 
 def mirror_interval(checkpoint_bytes: int, mtbf_hours: float,
                     link_bytes_per_s: float | None = None,

@@ -50,8 +50,3 @@ class LeaseBook:
                               utc_now_iso())
         write_json(self.directory / f"{run_id}.json", asdict(placement))
         return placement
-
-    def all(self) -> list[Placement]:
-        """Every recorded placement."""
-        found = (self.get(path.stem) for path in sorted(self.directory.glob("*.json")))
-        return [placement for placement in found if placement is not None]
