@@ -14,8 +14,10 @@ rule verify:
         md=paths.VERIFY_MD,
     params:
         smoke_dir=os.path.dirname(SMOKE_RECORDS[0]) if SMOKE_RECORDS else "smoke",
+        settings=CFG["verify"],  # a changed verify section re-runs the audit
     log:
         "logs/verify.log",
     shell:
-        "{RGT} verify --runs {RUNS} --only {PLANNED_IDS} --smoke-dir {params.smoke_dir} "
+        "{RGT} verify --config {CONFIG_FILE} --runs {RUNS} --only {PLANNED_IDS} "
+        "--smoke-dir {params.smoke_dir} "
         "--json {output.json} --md {output.md} > {log} 2>&1"

@@ -166,15 +166,38 @@ def test_blank_pixels_and_one_colour_are_not_data():
     assert check_not_blank(np.eye(10)[..., None].repeat(3, axis=2))["ok"]
 
 
-def test_y_axis_that_does_not_start_at_zero_fails():
+def test_a_bar_chart_whose_y_axis_does_not_start_at_zero_fails():
+    bars = bars_from_rows(rows())
+    figure = new_figure()
+    axes = figure.add_subplot()
+    axes.bar(range(len(bars)), [bar.mean for bar in bars])
+    axes.set_ylim(0.9, 1.0)
+    facts = inspect_chart(figure, axes, bars, SPEC)
+    assert facts["bars_drawn"] is True
+    result = check_zero_baseline(facts["nonnegative"], facts["ylim_bottom"], facts["bars_drawn"])
+    assert result["ok"] is False and "0.9" in result["detail"]
+
+
+def test_points_and_intervals_may_zoom_so_a_small_gap_is_visible():
     bars = bars_from_rows(rows())
     figure = new_figure()
     axes = draw_chart(figure, bars, SPEC)
-    assert inspect_chart(figure, axes, bars, SPEC)["ylim_bottom"] == 0
-    axes.set_ylim(0.9, 1.0)
     facts = inspect_chart(figure, axes, bars, SPEC)
-    result = check_zero_baseline(facts["nonnegative"], facts["ylim_bottom"])
-    assert result["ok"] is False and "0.9" in result["detail"]
+    assert facts["bars_drawn"] is False and facts["ylim_bottom"] > 90  # percent, zoomed
+    assert check_zero_baseline(True, facts["ylim_bottom"], False)["ok"]
+
+
+def test_the_difference_panel_shows_verify_interval_and_verdict():
+    difference = {"candidate": "dropout", "baseline": "baseline", "diff": 0.015,
+                  "ci_low": -0.004, "ci_high": 0.034, "verdict": "underpowered",
+                  "test": "Welch t"}
+    rendered = render_figure(rows(), SPEC, [difference])
+    assert rendered.png != render_figure(rows(), SPEC).png
+    figure = new_figure()
+    draw_chart(figure, bars_from_rows(rows()), SPEC, [difference])
+    title = figure._suptitle.get_text()
+    assert "+1.50 pp, 95% CI [-0.40 pp, +3.40 pp] (Welch t): underpowered" in title
+    assert len(figure.axes) == 2 and rendered.facts["clipped_text"] == []
 
 
 def test_negative_metric_needs_no_zero_floor():

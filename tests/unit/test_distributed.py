@@ -24,7 +24,7 @@ from rgt.train.distributed import (
     write_report,
 )
 from rgt.train.launcher import diagnose, launch_command, read_reports
-from rgt.verify.compare import classify
+from rgt.verify.compare import verdict_rule
 from rgt.verify.configs import declared_keys, undeclared_differences
 
 
@@ -91,8 +91,8 @@ def test_world_size_is_part_of_the_run_id_and_a_confounder(tiny_config):
     declared = declared_keys(candidate.variant_overrides)
     confounders = undeclared_differences([baseline.config, candidate.config], declared)
     assert confounders == ["train.processes"]
-    assert classify(suspect=False, confounded=bool(confounders), ci=(0.1, 0.2), mde=0.01,
-                    n=(3, 3), min_effect=0.01) == "confounded"
+    assert verdict_rule(suspect=False, confounded=bool(confounders), testable=True,
+                        significant=True, powered=True) == "confounded"
 
 
 def test_reports_record_the_error_and_whether_the_group_failed(tmp_path):

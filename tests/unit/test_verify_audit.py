@@ -9,7 +9,8 @@ from test_verify_support import write_run, write_variant
 
 from rgt.errors import RunStateError
 from rgt.verify.audit import audit_runs
-from rgt.verify.compare import Settings
+from rgt.verify.settings import MinEffect, Settings
+from rgt.verify.stats import Design
 from rgt.verify.report import write_report
 
 DROPOUT = {"model": {"dropout": 0.3}}
@@ -72,8 +73,9 @@ def test_wide_seed_spread_is_underpowered(tmp_path):
 
 def test_min_effect_decides_between_underpowered_and_noise(tmp_path):
     two_variants(tmp_path, [0.80, 0.85, 0.75], [0.82, 0.76, 0.86])
-    result = comparison(audit_runs(tmp_path, Settings(min_effect=0.5)))
-    assert result.verdict == "noise"
+    result = comparison(audit_runs(tmp_path, Settings({"accuracy": MinEffect(0.5)})))
+    assert result.verdict == "noise" and result.power > 0.99
+    assert "power to detect 0.5" in result.reason
 
 
 def test_undeclared_config_difference_is_confounded(tmp_path):
@@ -94,7 +96,11 @@ def test_rederive_mismatch_makes_the_comparison_a_suspect_bug(tmp_path):
     write_run(tmp_path, "tampered", test_accuracy=0.89, variant="dropout", seed=2,
               overrides=DROPOUT, tamper={("accuracy", "test"): 0.95})
     audit = audit_runs(tmp_path)
-    assert {c.verdict for c in audit.comparisons} == {"suspect-bug"}
+    # The stored accuracy disagrees with the predictions; the loss re-derives: only the
+    # accuracy comparison is suspect.
+    assert comparison(audit).verdict == "suspect-bug"
+    assert "tampered" in comparison(audit).reason
+    assert comparison(audit, metric="loss").verdict != "suspect-bug"
     [finding] = checks(audit, "rederive-mismatch")
     assert finding.subject == "tampered" and finding.severity == "error"
     assert "exp/dropout-vs-baseline/accuracy/test" in finding.claims
@@ -106,8 +112,12 @@ def test_collapsed_run_makes_the_comparison_a_suspect_bug(tmp_path):
     write_variant(tmp_path, "baseline", [0.80, 0.81, 0.79])
     write_variant(tmp_path, "dropout", [0.90, 0.91, 0.89], overrides=DROPOUT, collapse=True)
     audit = audit_runs(tmp_path)
-    assert comparison(audit).verdict == "suspect-bug"
-    assert len(checks(audit, "collapse")) == 3
+    assert {c.verdict for c in audit.comparisons} == {"suspect-bug"}
+    collapse = checks(audit, "collapse")
+    # Each run collapses in both views: one argmax class, and probabilities worse than the
+    # label frequencies.
+    assert len(collapse) == 6 and {f.subject for f in collapse} == {
+        "exp-dropout-0", "exp-dropout-1", "exp-dropout-2"}
 
 
 def test_single_seed_is_disclosed_once_per_variant_and_underpowered(tmp_path):
@@ -119,8 +129,9 @@ def test_single_seed_is_disclosed_once_per_variant_and_underpowered(tmp_path):
     assert "exp/dropout-vs-baseline/accuracy/test" in finding.claims
     result = comparison(audit)
     assert result.verdict == "underpowered" and result.ci_low is None and result.cand.std is None
-    # Only the baseline has spread (sd 0.01): mde = (1.95996 + 0.84162) * 0.01 * sqrt(1/3 + 1).
-    assert result.mde == pytest.approx(2.801585 * 0.01 * (4 / 3) ** 0.5, rel=1e-5)
+    # Only the baseline has spread (sd 0.01): the MDE plans with it, at df = 3 + 1 - 2.
+    assert result.mde == pytest.approx(Design(False, 0.01).mde(3, 1))
+    assert "at least 2 seeds per variant" in result.reason
 
 
 def test_selection_on_test_and_stale_checkpoint_are_findings(tmp_path):

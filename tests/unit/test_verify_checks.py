@@ -8,13 +8,16 @@ from test_verify_support import write_run
 
 from rgt.errors import RunStateError
 from rgt.verify.checks import (
-    collapse_finding,
+    collapse_findings,
+    collapsed_views,
+    non_finite_findings,
     recompute_loss,
     rederive_findings,
     selection_on_test_finding,
     stale_checkpoint_finding,
 )
 from rgt.verify.findings import ClaimIndex
+from rgt.verify.metric_kinds import PROBABILISTIC, TOP1
 from rgt.verify.predictions import Predictions, load_predictions
 from rgt.verify.runs import load_runs
 
@@ -77,21 +80,48 @@ def test_loss_of_an_underflowed_score_stays_finite():
 
 def test_single_class_predictions_are_collapse(tmp_path):
     run, predictions = load_one(tmp_path, collapse=True)
-    finding = collapse_finding(run, predictions, ClaimIndex())
-    assert finding.check == "collapse" and "1 of 4 classes" in finding.detail
+    views = collapsed_views(run, predictions)
+    assert "1 of 4 classes" in views[TOP1] and "majority-class rate" in views[TOP1]
+    [top1, probabilistic] = collapse_findings(run, views, ClaimIndex())
+    assert top1.check == probabilistic.check == "collapse"
 
 
 def test_low_entropy_predictions_are_collapse(tmp_path):
     run, predictions = load_one(tmp_path)
     test = predictions.split == "test"
-    # 990 of 1000 on class 0: entropy ~0.06 nats, under 10% of log 4 (~0.139).
+    # 990 of 1000 on class 0: entropy ~0.06 nats, under 10% of the labels' log 4 (~0.139),
+    # and accuracy ~0.25, the majority-class rate.
     predictions.prediction[np.flatnonzero(test)[10:]] = 0
-    assert collapse_finding(run, predictions, ClaimIndex()) is not None
+    assert TOP1 in collapsed_views(run, predictions)
 
 
 def test_varied_predictions_are_not_collapse(tmp_path):
     run, predictions = load_one(tmp_path)
-    assert collapse_finding(run, predictions, ClaimIndex()) is None
+    assert collapsed_views(run, predictions) == {}
+
+
+def test_few_classes_used_but_accurate_on_skewed_labels_is_not_collapse(tmp_path):
+    run, predictions = load_one(tmp_path)
+    test = np.flatnonzero(predictions.split == "test")
+    # 97% of the labels are class 0 and the model is right on every row: the predictions are as
+    # concentrated as the labels, which is no collapse.
+    predictions.label[test] = np.where(np.arange(len(test)) < 970, 0, 1)
+    predictions.prediction[test] = predictions.label[test]
+    assert TOP1 not in collapsed_views(run, predictions)
+
+
+def test_probabilities_no_better_than_label_frequencies_are_collapse(tmp_path):
+    run, predictions = load_one(tmp_path)
+    test = np.flatnonzero(predictions.split == "test")
+    predictions.scores[test] = 0.25  # uniform over 4 balanced classes: NLL = log 4 = H(labels)
+    assert "label frequencies" in collapsed_views(run, predictions)[PROBABILISTIC]
+
+
+def test_non_finite_metric_is_an_error_naming_the_value(tmp_path):
+    run, _ = load_one(tmp_path)
+    entry(run, "accuracy", "test")["value"] = float("nan")
+    [finding] = non_finite_findings(run, ClaimIndex())
+    assert finding.severity == "error" and "nan" in finding.detail
 
 
 def test_stale_checkpoint_and_selection_split(tmp_path):

@@ -33,12 +33,13 @@ def test_verify_writes_json_markdown_and_plots_and_exits_0_with_findings(tmp_pat
     runs = make_runs(tmp_path)
     out = tmp_path / "out"
     code = run_verb(["--runs", str(runs), "--json", str(out / "r.json"), "--md",
-                     str(out / "md" / "r.md"), "--bootstrap", "200", "--min-effect", "0.05"])
+                     str(out / "md" / "r.md"), "--min-effect", "accuracy=0.05"])
     assert code == 0
     report = json.loads((out / "r.json").read_text())
     assert {f["check"] for f in report["findings"]} >= {"single-seed", "underpowered"}
     markdown = (out / "md" / "r.md").read_text()
-    assert "| exp | dropout vs baseline | model.dropout | accuracy (test) |" in markdown
+    assert "| exp | dropout vs baseline | accuracy (test) | 3/1 |" in markdown
+    assert "at 0.05 (0.05)" in markdown  # power column: the CLI's min effect for accuracy
     assert "## Findings" in markdown and "single-seed" in markdown
     plot = out / "md" / "plots" / "exp-dropout-vs-baseline-accuracy.png"
     assert "(plots/exp-dropout-vs-baseline-accuracy.png)" in markdown
@@ -52,13 +53,16 @@ def test_full_cli_defaults_and_missing_runs(tmp_path, monkeypatch, capsys):
     assert main(["verify"]) == 1
     assert "no runs directory" in capsys.readouterr().err
     make_runs(tmp_path)
-    assert main(["verify", "--bootstrap", "100"]) == 0
+    assert main(["verify"]) == 0
+    printed = capsys.readouterr().out
+    assert "exp: dropout vs baseline, accuracy (test):" in printed and "UNDERPOWERED" in printed
     assert (tmp_path / "verify" / "report.json").is_file()
     assert (tmp_path / "verify" / "report.md").is_file()
 
 
-@pytest.mark.parametrize("argv", [["--bootstrap", "0"], ["--min-effect", "-1"],
-                                  ["--min-effect", "nan"]])
+@pytest.mark.parametrize("argv", [["--min-effect", "0.01"], ["--min-effect", "accuracy=-1"],
+                                  ["--min-effect", "accuracy=nan"], ["--pairing", "both"],
+                                  ["--multiplicity", "bonferroni"]])
 def test_bad_arguments_are_rejected(argv):
     with pytest.raises(SystemExit) as error:
         run_verb(argv)

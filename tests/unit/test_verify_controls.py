@@ -39,8 +39,10 @@ def test_predictions_misaligned_with_labels_fail_the_control(tmp_path):
     predictions = rng.permutation(labels)  # a correct model's outputs, rows shuffled
     test = Predictions(np.array(["test"] * 400, dtype=object), labels, predictions,
                        np.eye(4)[predictions])
-    [finding] = shuffle_control_findings(run, test, ClaimIndex())
-    assert finding.severity == "error" and "p = " in finding.detail
+    findings = shuffle_control_findings(run, test, ClaimIndex())
+    # Both views fail: the argmax and the probabilities belong to other rows.
+    assert [f.severity for f in findings] == ["error", "error"]
+    assert "test accuracy" in findings[0].detail and "test NLL" in findings[1].detail
 
 
 def test_imbalanced_control_above_one_over_c_is_disclosed():
@@ -59,3 +61,15 @@ def test_imbalanced_test_set_gets_a_chance_level_warning(tmp_path):
                        np.eye(2)[predictions])
     [finding] = shuffle_control_findings(run, rows, ClaimIndex())
     assert finding.severity == "warning" and "not chance 1/C = 0.5" in finding.detail
+
+
+def test_the_nll_control_passes_informative_probabilities():
+    from test_verify_support import lm_predictions
+
+    from rgt.verify.controls import shuffle_nll_p_value
+
+    rows = lm_predictions(400, seed=0)
+    test = Predictions(np.array(["test"] * 400, dtype=object), rows["label"],
+                       rows["prediction"], rows["scores"].astype(np.float64))
+    p_value, real, control = shuffle_nll_p_value(test, seed=1)
+    assert p_value < 0.01 and real < control

@@ -102,3 +102,58 @@ def write_variant(runs_dir: Path, variant: str, accuracies: list[float], **kwarg
 def assert_close(a: float, b: float) -> None:
     """Equal to 12 significant digits."""
     assert math.isclose(a, b, rel_tol=1e-12), (a, b)
+
+
+LM_VOCAB = 500
+
+
+def lm_predictions(n: int, seed: int, informative: float = 0.2) -> dict:
+    """Next-token outputs of a small language model over a Zipf-distributed vocabulary: the
+    argmax is always the most frequent token (as with a small LM), but ``informative`` of the
+    probability mass sits on the true token, so the probabilities follow the input."""
+    rng = np.random.default_rng(seed)
+    marginal = 1 / np.arange(1, LM_VOCAB + 1)
+    marginal /= marginal.sum()
+    labels = rng.choice(LM_VOCAB, size=n, p=marginal)
+    scores = np.tile((1 - 0.5 - informative) * marginal, (n, 1))
+    scores[:, 0] += 0.5
+    scores[np.arange(n), labels] += informative
+    return {"label": labels, "prediction": scores.argmax(axis=1),
+            "scores": scores.astype(np.float32)}
+
+
+def lm_metrics(split: str, rows: dict) -> list[dict]:
+    """loss (nats) and perplexity, lower is better, as re-derivation computes them."""
+    n = len(rows["label"])
+    nll = -np.log(rows["scores"][np.arange(n), rows["label"]].astype(np.float64))
+    return [{"name": "loss", "split": split, "value": float(nll.mean()), "n": n,
+             "direction": "lower"},
+            {"name": "perplexity", "split": split, "value": float(np.exp(nll.mean())), "n": n,
+             "direction": "lower"}]
+
+
+def write_lm_run(runs_dir: Path, variant: str, seed: int, informative: float,
+                 with_accuracy: bool = False) -> Path:
+    """A finished language-model run (loss and perplexity; accuracy too when asked)."""
+    run_id = f"lm-{variant}-{seed}"
+    run_dir = runs_dir / run_id
+    run_dir.mkdir(parents=True)
+    splits = {split: lm_predictions(400, 10 * seed + index, informative)
+              for index, split in enumerate(("val", "test"))}
+    metrics = [m for split, rows in splits.items() for m in lm_metrics(split, rows)]
+    if with_accuracy:
+        metrics += [m for split, rows in splits.items() for m in metrics_from(split, rows)
+                    if m["name"] == "accuracy"]
+    overrides = {"model": {"dropout": 0.3}} if variant == "dropout" else {}
+    meta = {"schema": "rgt/run/v1", "run_id": run_id, "exp_id": "lm", "variant": variant,
+            "seed": seed, "baseline_variant": "baseline", "variant_overrides": overrides,
+            "status": "finished", "selected_step": 10}
+    results = {"schema": "rgt/results/v1", "run_id": run_id, "exp_id": "lm", "variant": variant,
+               "seed": seed, "metrics": metrics,
+               "selection": {"metric": "loss", "split": "val", "step": 10}}
+    (run_dir / "run.json").write_text(json.dumps(meta))
+    (run_dir / "results.json").write_text(json.dumps(results))
+    config = merge(BASE_CONFIG, overrides) | {"seed": seed}
+    (run_dir / "config.yaml").write_text(yaml.safe_dump(config))
+    write_predictions(run_dir / "predictions.parquet", splits)
+    return run_dir

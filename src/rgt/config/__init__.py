@@ -43,6 +43,7 @@ def load_config(source: str | Path | Mapping) -> dict:
     """
     raw = read_yaml(source) if isinstance(source, (str, Path)) else copy.deepcopy(dict(source))
     label = str(source) if isinstance(source, (str, Path)) else "config"
+    _reject_retired_keys(raw, label)
     _validate(raw, schema(), label)
     config = _with_defaults(raw)
     _check_semantics(config, label)
@@ -83,6 +84,21 @@ def _validate(instance: Any, schema_: dict, label: str) -> None:
     raise ConfigError(f"{label} is invalid:\n  {problems}", fixes)
 
 
+def _reject_retired_keys(raw: Mapping, label: str) -> None:
+    """Keys an older config may still hold, each with what replaced it."""
+    verify = raw.get("verify") if isinstance(raw.get("verify"), Mapping) else {}
+    if "bootstrap" in verify:
+        raise ConfigError(f"{label}: verify.bootstrap is no longer used: the interval of a "
+                          f"difference is Welch's t interval (docs/verify-statistics.md)",
+                          "remove verify.bootstrap from the config file")
+    value = verify.get("min_effect")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        raise ConfigError(f"{label}: verify.min_effect = {value!r} is one number for every "
+                          f"metric (accuracy in [0, 1], a loss in nats, perplexity in the "
+                          f"hundreds)", f"give it per metric, e.g. verify.min_effect: "
+                          f"{{accuracy: {value!r}, loss: \"2%\"}}")
+
+
 def _deepest(error):
     """For ``$ref``-ed sub-schemas jsonschema reports the leaf; keep the most specific one."""
     while error.context:
@@ -96,8 +112,9 @@ def _with_defaults(raw: dict) -> dict:
     config["paths"].setdefault("runs", "runs")
     config["paths"].setdefault("checkpoints", "checkpoints")
     config.setdefault("verify", {})
-    config["verify"].setdefault("bootstrap", 2000)
-    config["verify"].setdefault("min_effect", 0.01)
+    config["verify"].setdefault("min_effect", {})
+    config["verify"].setdefault("pairing", "unpaired")
+    config["verify"].setdefault("multiplicity", "holm")
     defaults = config["defaults"]
     defaults["data"].setdefault("params", {})
     defaults["model"].setdefault("params", {})

@@ -128,7 +128,9 @@ def build_figure(
 
     rows = load_figure_rows(source, spec)
     verify = read_document(verify_path, VERIFY_SCHEMA, "rgt verify")
-    outputs, gate, messages = render_and_gate(rows, spec, Path(out_dir))
+    differences = [c for c in verify.get("comparisons") or []
+                   if (c.get("metric"), c.get("split")) == (spec.metric, spec.split)]
+    outputs, gate, messages = render_and_gate(rows, spec, Path(out_dir), differences)
     parts = {
         "inputs": [file_record(source), aggregate_record(aggregate_path), file_record(verify_path)],
         "outputs": outputs,
@@ -144,12 +146,13 @@ def build_figure(
     return provenance
 
 
-def render_and_gate(rows: list[dict], spec: FigureSpec, out_dir: Path) -> tuple:
+def render_and_gate(rows: list[dict], spec: FigureSpec, out_dir: Path,
+                    differences: list[dict] = ()) -> tuple:
     """Write figure.png and figure.pdf, re-open the PNG; (output records, gate, render messages)."""
     from rgt.deliver.figures import render_figure
     from rgt.deliver.pixel_gate import run_pixel_gate
 
-    rendered = render_figure(rows, spec)
+    rendered = render_figure(rows, spec, differences)
     png, pdf = out_dir / "figure.png", out_dir / "figure.pdf"
     write_bytes(png, rendered.png)
     write_bytes(pdf, rendered.pdf)

@@ -1,9 +1,13 @@
 """Render a figure from its source rows, deterministically, and record what was drawn.
 
-The figure is a bar per variant (the mean over seeds), an error bar (std) where a variant has
-more than one seed, and each seed's value as a dot. Rendering also collects the facts the pixel
-gate checks that cannot be read back from pixels: glyph warnings, error bars, the y-axis floor
-and text drawn outside the canvas. matplotlib is imported inside functions only.
+Left panel: each seed's value as a dot and, per variant, the mean with its 95% Student-t
+interval where it has more than one seed — points and intervals on an axis zoomed to the data,
+so a gap of half a point is visible (bars from 0 to 1 hid it). Right panel, when the verify
+report compares variants on this metric: each candidate's difference from the baseline with its
+95% interval against a zero line, as verify tested it. Proportions (accuracy) are drawn in
+percent. Rendering also collects the facts the pixel gate checks that cannot be read back from
+pixels: glyph warnings, error bars, bars and their floor, and text drawn outside the canvas.
+matplotlib is imported inside functions only.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from rgt.deliver.registry import FigureSpec
+from rgt.verify.metric_kinds import format_difference, is_proportion
+from rgt.verify.stats import Summary, mean_interval
 
 FIGSIZE_INCHES = (6.4, 4.0)
 DPI = 150
@@ -27,6 +33,8 @@ PDF_METADATA = {"Creator": None, "Producer": None, "CreationDate": None}
 RC_PARAMS = {"svg.hashsalt": "rgt", "font.family": "DejaVu Sans", "pdf.fonttype": 42}
 BAR_COLOR = "#4C72B0"
 DOT_COLOR = "#1a1a1a"
+DIFF_COLOR = "#C44E52"
+MEAN_OFFSET = 0.25
 
 
 @dataclass(frozen=True)
@@ -84,22 +92,75 @@ def new_figure():
     return figure
 
 
-def draw_chart(figure, bars: list[Bar], spec: FigureSpec):
-    """Draw the bar chart on ``figure`` and return its axes."""
-    axes = figure.add_subplot()
+def draw_chart(figure, bars: list[Bar], spec: FigureSpec, differences: list[dict] = ()):
+    """Draw the seeds panel (and the differences panel when given); return the seeds axes."""
+    if differences:
+        axes, diff_axes = figure.subplots(1, 2, width_ratios=[2, 1])
+        _draw_differences(diff_axes, differences, spec)
+    else:
+        axes = figure.add_subplot()
+    scale = unit_scale(spec)
     xs = list(range(len(bars)))
-    axes.bar(xs, [bar.mean for bar in bars], width=0.6, color=BAR_COLOR, alpha=0.8, zorder=1)
-    _draw_error_bars(axes, xs, bars)
+    _draw_intervals(axes, xs, bars, scale)
     for x, bar in zip(xs, bars, strict=True):
-        axes.scatter(_spread(x, len(bar.values)), bar.values, s=14, color=DOT_COLOR, zorder=4)
+        axes.scatter(_spread(x, len(bar.values)), [scale * v for v in bar.values], s=14,
+                     color=DOT_COLOR, zorder=4)
     axes.set_xticks(xs, [f"{bar.label}\nn={len(bar.values)}" for bar in bars])
+    axes.set_xlim(-0.6, len(bars) - 0.4)
     axes.set_xlabel("variant")
-    axes.set_ylabel(spec.ylabel)
-    axes.set_title(spec.title)
-    if is_nonnegative(bars, spec):
-        axes.set_ylim(bottom=0)
+    axes.set_ylabel(spec.ylabel + (" (%)" if scale == 100 else ""))
+    figure.suptitle(figure_title(spec, differences), fontsize=10)
     figure.tight_layout()
     return axes
+
+
+def unit_scale(spec: FigureSpec) -> float:
+    """100 for proportions (drawn in percent), else 1."""
+    return 100.0 if is_proportion(spec.metric) else 1.0
+
+
+def figure_title(spec: FigureSpec, differences: list[dict]) -> str:
+    """The spec's title, and the first comparison's difference, interval and verdict."""
+    if not differences:
+        return spec.title
+    d = differences[0]
+    interval = ("no interval" if d.get("ci_low") is None else
+                f"95% CI [{format_difference(spec.metric, d['ci_low'])}, "
+                f"{format_difference(spec.metric, d['ci_high'])}]")
+    diff = "n/a" if d.get("diff") is None else format_difference(spec.metric, d["diff"])
+    return (f"{spec.title}\n{d['candidate']} − {d['baseline']}: {diff}, {interval} "
+            f"({d.get('test', 'none')}): {d['verdict']}")
+
+
+def _draw_intervals(axes, xs: list[int], bars: list[Bar], scale: float) -> None:
+    """Mean and 95% t interval of every variant with more than one seed; a mean marker else."""
+    for x, bar in zip(xs, bars, strict=True):
+        interval = mean_interval(Summary(bar.values))
+        if interval is None:
+            axes.plot([x + MEAN_OFFSET], [scale * bar.mean], marker="D", color=BAR_COLOR,
+                      zorder=3)
+            continue
+        low, high = interval
+        axes.errorbar([x + MEAN_OFFSET], [scale * bar.mean],
+                      yerr=[[scale * (bar.mean - low)], [scale * (high - bar.mean)]],
+                      fmt="D", color=BAR_COLOR, ecolor="black", capsize=4, zorder=3)
+
+
+def _draw_differences(axes, differences: list[dict], spec: FigureSpec) -> None:
+    """Each candidate's difference from the baseline with its 95% interval, against 0."""
+    scale = unit_scale(spec)
+    axes.axhline(0.0, color="black", linewidth=0.8, linestyle="--", zorder=1)
+    for x, d in enumerate(differences):
+        if d.get("diff") is None:
+            continue
+        yerr = (None if d.get("ci_low") is None else
+                [[scale * (d["diff"] - d["ci_low"])], [scale * (d["ci_high"] - d["diff"])]])
+        axes.errorbar([x], [scale * d["diff"]], yerr=yerr, fmt="o", color=DIFF_COLOR,
+                      capsize=5, zorder=3)
+    axes.set_xticks(range(len(differences)), [f"{d['candidate']}\n− {d['baseline']}"
+                                              for d in differences])
+    axes.set_xlim(-0.6, len(differences) - 0.4)
+    axes.set_ylabel("difference, + = better" + (" (pp)" if scale == 100 else ""))
 
 
 def is_nonnegative(bars: list[Bar], spec: FigureSpec) -> bool:
@@ -107,26 +168,11 @@ def is_nonnegative(bars: list[Bar], spec: FigureSpec) -> bool:
     return spec.nonnegative or min(value for bar in bars for value in bar.values) >= 0
 
 
-def _draw_error_bars(axes, xs: list[int], bars: list[Bar]) -> None:
-    """Error bars (one std) on the bars with more than one seed; none where std is undefined."""
-    with_std = [(x, bar) for x, bar in zip(xs, bars, strict=True) if bar.std is not None]
-    if with_std:
-        axes.errorbar(
-            [x for x, _ in with_std],
-            [bar.mean for _, bar in with_std],
-            yerr=[bar.std for _, bar in with_std],
-            fmt="none",
-            ecolor="black",
-            capsize=4,
-            zorder=3,
-        )
-
-
 def _spread(x: float, count: int) -> list[float]:
-    """Fixed horizontal offsets for a bar's seed dots (no random jitter: output is stable)."""
+    """Fixed horizontal offsets for a variant's seed dots (no jitter: output is stable)."""
     if count == 1:
         return [x]
-    return [x - 0.15 + 0.3 * index / (count - 1) for index in range(count)]
+    return [x - 0.2 + 0.3 * index / (count - 1) for index in range(count)]
 
 
 def inspect_chart(figure, axes, bars: list[Bar], spec: FigureSpec) -> dict:
@@ -138,9 +184,17 @@ def inspect_chart(figure, axes, bars: list[Bar], spec: FigureSpec) -> dict:
         "errorbars_expected": [bar_name(bar) for bar in bars if len(bar.values) > 1],
         "errorbars_drawn": _errorbar_labels(axes, bars),
         "nonnegative": bool(is_nonnegative(bars, spec)),
+        "bars_drawn": _bars_drawn(axes),
         "ylim_bottom": float(axes.get_ylim()[0]),
         "clipped_text": _clipped_text(figure, axes),
     }
+
+
+def _bars_drawn(axes) -> bool:
+    """Whether the chart draws bars (whose length encodes the value, so the axis needs 0)."""
+    from matplotlib.container import BarContainer
+
+    return any(isinstance(container, BarContainer) for container in axes.containers)
 
 
 def _errorbar_labels(axes, bars: list[Bar]) -> list[str]:
@@ -151,14 +205,19 @@ def _errorbar_labels(axes, bars: list[Bar]) -> list[str]:
         if isinstance(container, ErrorbarContainer):
             for collection in container.lines[2]:
                 drawn_xs.update(round(float(seg[0][0]), 6) for seg in collection.get_segments())
-    return [bar_name(bar) for x, bar in enumerate(bars) if round(float(x), 6) in drawn_xs]
+    # An interval sits at the variant's x, or MEAN_OFFSET to its right beside the seed dots.
+    return [bar_name(bar) for x, bar in enumerate(bars)
+            if {round(float(x), 6), round(x + MEAN_OFFSET, 6)} & drawn_xs]
 
 
 def _clipped_text(figure, axes) -> list[str]:
+    """Every title, label and shown tick label of the figure that reaches past the canvas."""
     renderer = figure.canvas.get_renderer()
     box = figure.bbox
-    texts = [axes.title, axes.xaxis.label, axes.yaxis.label]
-    texts += _shown_tick_labels(axes.xaxis) + _shown_tick_labels(axes.yaxis)
+    texts = [figure._suptitle] if figure._suptitle is not None else []
+    for each in figure.axes:
+        texts += [each.title, each.xaxis.label, each.yaxis.label]
+        texts += _shown_tick_labels(each.xaxis) + _shown_tick_labels(each.yaxis)
     clipped = []
     for text in texts:
         if text.get_visible() and text.get_text():
@@ -205,14 +264,15 @@ def captured_messages() -> Iterator[list[str]]:
         logger.removeHandler(handler)
 
 
-def render_figure(rows: list[dict], spec: FigureSpec) -> Rendered:
-    """Draw ``rows`` as ``spec`` and encode PNG and PDF bytes; same rows give same bytes."""
+def render_figure(rows: list[dict], spec: FigureSpec, differences: list[dict] = ()) -> Rendered:
+    """Draw ``rows`` (and verify's ``differences``) as ``spec``; encode PNG and PDF bytes. The
+    same inputs give the same bytes."""
     import matplotlib
 
     bars = bars_from_rows(rows)
     with matplotlib.rc_context(RC_PARAMS), captured_messages() as messages:
         figure = new_figure()
-        axes = draw_chart(figure, bars, spec)
+        axes = draw_chart(figure, bars, spec, list(differences))
         facts = inspect_chart(figure, axes, bars, spec)
         png, pdf = _encode(figure, "png", PNG_METADATA), _encode(figure, "pdf", PDF_METADATA)
     facts["render_messages"] = sorted(set(messages))

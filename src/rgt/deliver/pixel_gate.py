@@ -51,8 +51,12 @@ def check_errorbars(expected: list[str], drawn: list[str]) -> dict:
     return check("errorbars", True, f"{len(expected)} bar(s) with n > 1, all with error bars")
 
 
-def check_zero_baseline(nonnegative: bool, ylim_bottom: float) -> dict:
-    """A bar chart of a non-negative metric starts its y axis at 0."""
+def check_zero_baseline(nonnegative: bool, ylim_bottom: float, bars_drawn: bool = True) -> dict:
+    """A bar chart of a non-negative metric starts its y axis at 0 (a bar's length is its
+    value); points with intervals may zoom to the data."""
+    if not bars_drawn:
+        return check("y_starts_at_zero", True, "points and intervals, no bars: the axis may "
+                                               "zoom to the data")
     if not nonnegative:
         return check("y_starts_at_zero", True, "metric can be negative: no floor required")
     return check("y_starts_at_zero", ylim_bottom == 0, f"y axis starts at {ylim_bottom!r}")
@@ -81,7 +85,8 @@ def run_pixel_gate(png_path: str | Path, facts: dict) -> dict:
         check_has_data(facts["bars"]),
         check_glyphs(facts["render_messages"]),
         check_errorbars(facts["errorbars_expected"], facts["errorbars_drawn"]),
-        check_zero_baseline(facts["nonnegative"], facts["ylim_bottom"]),
+        check_zero_baseline(facts["nonnegative"], facts["ylim_bottom"],
+                            facts.get("bars_drawn", True)),
         check_text_inside(facts["clipped_text"]),
     ]
     return {"ok": all(item["ok"] for item in checks), "checks": checks}

@@ -26,7 +26,7 @@ FIGURES: dict[str, FigureSpec] = {
             fig_id="test_accuracy",
             metric="accuracy",
             split="test",
-            title="Test accuracy per variant (mean ± std over seeds)",
+            title="Test accuracy: seeds, mean ± 95% CI per variant",
             ylabel="test accuracy",
             nonnegative=True,
         ),

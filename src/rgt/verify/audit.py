@@ -7,13 +7,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rgt.verify.checks import BUG_CHECKS, run_findings
-from rgt.verify.compare import Comparison, Settings, compare_experiment
+from rgt.verify.compare import Comparison, compare_experiment
 from rgt.verify.experiments import Experiment, build_claim_index, group_experiments
 from rgt.verify.findings import ClaimIndex, Finding
 from rgt.verify.leakage import leakage_findings
 from rgt.verify.predictions import load_predictions
 from rgt.verify.runs import RunSet, load_runs
+from rgt.verify.settings import Settings
 from rgt.verify.smoke_records import probe_findings
+from rgt.verify.stats import WELCH
 
 SCHEMA = "rgt/verify/v1"
 
@@ -31,6 +33,7 @@ class Audit:
         """The ``rgt/verify/v1`` report object (write it key-sorted)."""
         return {
             "schema": SCHEMA,
+            "settings": self.settings.to_dict(),
             "comparisons": [comparison.to_dict() for comparison in self.comparisons],
             "findings": [finding.to_dict() for finding in self.findings],
         }
@@ -50,16 +53,23 @@ def audit_runs(runs_dir: str | Path, settings: Settings | None = None,
         findings += run_findings(run, load_predictions(run.predictions_path), claims)
     findings += leakage_findings(runset.runs, claims)
     findings += probe_findings(runset.runs, smoke_dir, claims)
-    suspects: dict[str, list[str]] = {}
-    for finding in findings:
-        if finding.check in BUG_CHECKS and finding.severity == "error":
-            suspects.setdefault(finding.subject, []).append(finding.check)
+    suspects = suspect_claims(findings)
     comparisons = [c for exp in experiments for c in compare_experiment(exp, suspects, settings)]
     for experiment in experiments:
         findings += variant_findings(experiment, claims)
-    findings += comparison_findings(comparisons)
+    findings += comparison_findings(comparisons, settings)
     return Audit(tuple(comparisons), tuple(sorted(findings, key=Finding.sort_key)), runset,
                  settings)
+
+
+def suspect_claims(findings: list[Finding]) -> dict[str, list[str]]:
+    """Claim id -> the runs whose failed bug checks (errors) name that claim."""
+    suspects: dict[str, list[str]] = {}
+    for finding in findings:
+        if finding.check in BUG_CHECKS and finding.severity == "error":
+            for claim in finding.claims:
+                suspects.setdefault(claim, []).append(finding.subject)
+    return suspects
 
 
 def skipped_findings(runset: RunSet) -> list[Finding]:
@@ -86,8 +96,9 @@ def variant_findings(experiment: Experiment, claims: ClaimIndex) -> list[Finding
     return findings
 
 
-def comparison_findings(comparisons: list[Comparison]) -> list[Finding]:
-    """``confounded`` once per variant pair, ``underpowered`` per underpowered comparison."""
+def comparison_findings(comparisons: list[Comparison], settings: Settings) -> list[Finding]:
+    """``confounded`` once per variant pair; per comparison ``underpowered``, ``zero-spread``
+    and ``pairing-unavailable`` where they apply."""
     findings, seen_pairs = [], set()
     for comparison in comparisons:
         pair = (comparison.exp_id, comparison.candidate, comparison.baseline)
@@ -96,7 +107,24 @@ def comparison_findings(comparisons: list[Comparison]) -> list[Finding]:
             findings.append(_confounded(comparison, comparisons))
         if comparison.verdict == "underpowered":
             findings.append(_underpowered(comparison))
+        findings += _zero_spread(comparison)
+        if settings.pairing == "paired" and comparison.method == WELCH:
+            findings.append(Finding(
+                "pairing-unavailable", "info", comparison.claim_id,
+                "verify.pairing is 'paired' but fewer than two seeds (with differing "
+                "differences) are shared by both variants: Welch's unpaired t was used",
+                (comparison.claim_id,)))
     return findings
+
+
+def _zero_spread(comparison: Comparison) -> list[Finding]:
+    """A warning per side whose seeds (two or more) all gave the same value."""
+    sides = ((comparison.baseline, comparison.base), (comparison.candidate, comparison.cand))
+    return [Finding("zero-spread", "warning", f"{comparison.exp_id}/{variant}/{comparison.metric}",
+                    f"all {side.n} seeds of {comparison.exp_id}/{variant} gave "
+                    f"{comparison.metric} = {side.values[0]!r}: does the seed reach training? "
+                    f"Seed noise cannot be estimated from this variant", (comparison.claim_id,))
+            for variant, side in sides if side.n >= 2 and side.std == 0]
 
 
 def _confounded(comparison: Comparison, comparisons: list[Comparison]) -> Finding:
@@ -110,10 +138,5 @@ def _confounded(comparison: Comparison, comparisons: list[Comparison]) -> Findin
 
 
 def _underpowered(comparison: Comparison) -> Finding:
-    if min(comparison.base.n, comparison.cand.n) < 2 or comparison.mde is None:
-        reason = (f"n_baseline={comparison.base.n}, n_candidate={comparison.cand.n}: "
-                  f"at least two seeds per side are needed for a CI")
-    else:
-        reason = (f"CI includes 0 and the minimum detectable effect {comparison.mde:.4g} "
-                  f"exceeds --min-effect; more seeds are needed to call it noise")
-    return Finding("underpowered", "warning", comparison.claim_id, reason, (comparison.claim_id,))
+    return Finding("underpowered", "warning", comparison.claim_id, comparison.reason,
+                   (comparison.claim_id,))

@@ -7,8 +7,9 @@ import math
 
 import numpy as np
 
-from rgt.verify.controls import shuffle_control_findings
+from rgt.verify.controls import metrics_by_view, shuffle_control_findings
 from rgt.verify.findings import ClaimIndex, Finding
+from rgt.verify.metric_kinds import PROBABILISTIC, TOP1
 from rgt.verify.predictions import Predictions
 from rgt.verify.runs import Run
 
@@ -19,8 +20,11 @@ LOSS_REL_TOLERANCE = 1e-4
 LOSS_ABS_TOLERANCE = 1e-6
 COLLAPSE_ENTROPY_FRACTION = 0.10
 VALIDATION_SPLITS = ("val", "validation")
-# Error findings of these checks make every comparison the run is in a suspect-bug.
-BUG_CHECKS = ("rederive-mismatch", "collapse", "stale-checkpoint", "shuffle-control")
+# Error findings of these checks make the comparisons of the claims they name suspect-bug.
+BUG_CHECKS = ("rederive-mismatch", "collapse", "stale-checkpoint", "shuffle-control",
+              "non-finite-metric")
+# One-sided z for "accuracy not above the majority-class rate" (a 1% level).
+MAJORITY_Z = 2.326
 
 
 def run_label(run: Run) -> str:
@@ -35,6 +39,8 @@ def rederive_findings(run: Run, predictions: Predictions, claims: ClaimIndex) ->
         name, split = entry.get("name"), entry.get("split")
         recompute = REDERIVERS.get(name)
         affected = claims.claims_for(run.exp_id, run.variant, name, split)
+        if _non_finite(entry.get("value")):
+            continue  # a non-finite-metric finding names it
         if recompute is None:
             findings.append(Finding("not-rederivable", "info", run.run_id,
                                     f"{run_label(run)}: no re-derivation for metric {name!r}",
@@ -56,48 +62,106 @@ def recompute_accuracy(rows: Predictions) -> float:
 
 def recompute_loss(rows: Predictions) -> float:
     """Mean cross-entropy from the softmax scores: mean of -log(score[label])."""
-    if not len(rows.label) or rows.scores.shape[1] <= int(rows.label.max()):
-        return math.nan
-    picked = rows.scores[np.arange(len(rows.label)), rows.label]
-    # An underflowed float32 probability would give -log(0) = inf for a finite stored loss.
-    picked = np.clip(picked, np.finfo(np.float32).tiny, None)
-    return float(np.mean(-np.log(picked)))
+    nll = rows.true_label_nll()
+    return math.nan if nll is None else float(np.mean(nll))
 
 
-REDERIVERS = {"accuracy": recompute_accuracy, "loss": recompute_loss}
+def recompute_perplexity(rows: Predictions) -> float:
+    """exp(mean NLL of the true labels): the perplexity of the scored rows."""
+    return math.exp(recompute_loss(rows))
+
+
+REDERIVERS = {"accuracy": recompute_accuracy, "loss": recompute_loss,
+              "perplexity": recompute_perplexity}
+
+
+def _non_finite(value: object) -> bool:
+    return isinstance(value, float) and not math.isfinite(value)
 
 
 def _value_matches(name: str, stored: object, recomputed: float) -> bool:
     if not isinstance(stored, (int, float)) or not math.isfinite(recomputed):
         return False
-    if name == "loss":
+    if name in ("loss", "perplexity"):
         return math.isclose(stored, recomputed, rel_tol=LOSS_REL_TOLERANCE,
                             abs_tol=LOSS_ABS_TOLERANCE)
     return abs(stored - recomputed) <= ACCURACY_TOLERANCE
 
 
-def collapse_finding(run: Run, predictions: Predictions, claims: ClaimIndex) -> Finding | None:
-    """Flag test predictions that are one class, or whose class entropy < 10% of log(C)."""
+def collapse_findings(run: Run, collapsed: dict[str, str],
+                      claims: ClaimIndex) -> list[Finding]:
+    """A ``collapse`` error per collapsed view, naming the claims of that view's metrics."""
+    views = metrics_by_view(run)
+    return [Finding("collapse", "error", run.run_id, f"{run_label(run)}: {detail}",
+                    tuple(c for metric in views[view]
+                          for c in claims.claims_for(run.exp_id, run.variant, metric)))
+            for view, detail in sorted(collapsed.items())]
+
+
+def collapsed_views(run: Run, predictions: Predictions) -> dict[str, str]:
+    """View -> why, for each view of the run's metrics whose test predictions do no better than
+    a constant: top-1 predictions near-constant at the majority rate, or probabilities that give
+    the true labels no more than the label frequencies would."""
     test = predictions.select("test")
-    n_classes = predictions.n_classes
-    if not len(test.prediction) or n_classes < 2:
+    if len(test.label) < 2 or predictions.n_classes < 2:
+        return {}
+    found = {view: COLLAPSE_RULES[view](test, predictions.n_classes)
+             for view in metrics_by_view(run)}
+    return {view: detail for view, detail in found.items() if detail is not None}
+
+
+def top1_collapse(test: Predictions, n_classes: int) -> str | None:
+    """Near-constant argmax predictions (entropy < 10% of the labels') at the majority rate."""
+    labels = np.bincount(test.label[test.label >= 0], minlength=n_classes)
+    label_entropy = _entropy(labels)
+    if np.count_nonzero(labels) < 2:
         return None
     counts = np.bincount(test.prediction[test.prediction >= 0], minlength=n_classes)
-    entropy = _entropy(counts)
-    ceiling = COLLAPSE_ENTROPY_FRACTION * math.log(n_classes)
-    used = int(np.count_nonzero(counts))
-    if used > 1 and entropy >= ceiling:
+    entropy, accuracy = _entropy(counts), float(np.mean(test.prediction == test.label))
+    majority = labels.max() / labels.sum()
+    slack = MAJORITY_Z * math.sqrt(majority * (1 - majority) / len(test.label))
+    if entropy >= COLLAPSE_ENTROPY_FRACTION * label_entropy or accuracy > majority + slack:
         return None
-    detail = (f"{run_label(run)}: test predictions use {used} of {n_classes} classes; "
-              f"prediction entropy {entropy:.4g} nats < {ceiling:.4g} (10% of log C); "
-              f"label entropy {_entropy(np.bincount(test.label[test.label >= 0])):.4g}")
-    affected = claims.claims_for(run.exp_id, run.variant)
-    return Finding("collapse", "error", run.run_id, detail, affected)
+    return (f"test predictions use {int(np.count_nonzero(counts))} of {n_classes} classes "
+            f"(prediction entropy {entropy:.4g} nats < 10% of the labels' "
+            f"{label_entropy:.4g}) and accuracy {accuracy:.4g} is not above the majority-class "
+            f"rate {majority:.4g}")
+
+
+def probabilistic_collapse(test: Predictions, n_classes: int) -> str | None:
+    """Mean NLL of the true labels no lower than the entropy of the test labels themselves
+    (the loss of always predicting the test set's own label frequencies)."""
+    nll = test.true_label_nll()
+    if nll is None:
+        return None
+    label_entropy = _entropy(np.bincount(test.label[test.label >= 0], minlength=n_classes))
+    if float(np.mean(nll)) < label_entropy:
+        return None
+    return (f"test NLL {float(np.mean(nll)):.4g} nats is no lower than {label_entropy:.4g}, "
+            f"the loss of predicting the label frequencies: the probabilities ignore the input")
+
+
+COLLAPSE_RULES = {TOP1: top1_collapse, PROBABILISTIC: probabilistic_collapse}
 
 
 def _entropy(counts: np.ndarray) -> float:
     p = counts[counts > 0] / counts.sum() if counts.sum() else np.zeros(0)
     return float(-(p * np.log(p)).sum()) + 0.0  # + 0.0 turns -0.0 into 0.0
+
+
+def non_finite_findings(run: Run, claims: ClaimIndex) -> list[Finding]:
+    """An error per stored metric value that is NaN or infinite (a diverged or broken run)."""
+    findings = []
+    for entry in run.metrics():
+        value = entry.get("value")
+        if isinstance(value, float) and not math.isfinite(value):
+            name, split = entry.get("name"), entry.get("split")
+            findings.append(Finding(
+                "non-finite-metric", "error", run.run_id,
+                f"{run_label(run)}: {name}/{split} is {value!r}; the run is left out of the "
+                f"comparison, which is suspect until it is explained (diverged training?)",
+                claims.claims_for(run.exp_id, run.variant, name)))
+    return findings
 
 
 def stale_checkpoint_finding(run: Run, claims: ClaimIndex) -> Finding | None:
@@ -124,12 +188,11 @@ def selection_on_test_finding(run: Run, claims: ClaimIndex) -> Finding | None:
 
 
 def run_findings(run: Run, predictions: Predictions, claims: ClaimIndex) -> list[Finding]:
-    """Every per-run check on one run; the shuffled-label control only when not collapsed
-    (a collapsed model is at chance by construction: one finding names the cause)."""
-    findings = rederive_findings(run, predictions, claims)
-    collapse = collapse_finding(run, predictions, claims)
-    if collapse is None:
-        findings += shuffle_control_findings(run, predictions, claims)
-    optional = (collapse, stale_checkpoint_finding(run, claims),
-                selection_on_test_finding(run, claims))
+    """Every per-run check on one run; a view's shuffled-label control only when that view did
+    not collapse (a collapsed model is at chance by construction: one finding names the cause)."""
+    findings = rederive_findings(run, predictions, claims) + non_finite_findings(run, claims)
+    collapsed = collapsed_views(run, predictions)
+    findings += collapse_findings(run, collapsed, claims)
+    findings += shuffle_control_findings(run, predictions, claims, skip_views=set(collapsed))
+    optional = (stale_checkpoint_finding(run, claims), selection_on_test_finding(run, claims))
     return findings + [finding for finding in optional if finding is not None]

@@ -7,12 +7,22 @@ when the verb runs.
 from __future__ import annotations
 
 import argparse
-from pathlib import PurePosixPath
+from dataclasses import replace
+from pathlib import Path, PurePosixPath
 
 from rgt.paths import smoke_record
 from rgt.rundirs import add_only_option
+from rgt.verify.settings import (
+    MULTIPLICITY,
+    PAIRINGS,
+    MinEffect,
+    Settings,
+    parse_min_effect,
+    settings_from_config,
+)
 
 SMOKE_DIR = str(PurePosixPath(smoke_record("any")).parent)
+DEFAULT_CONFIG = "config/config.yaml"
 
 
 def register(subparsers) -> None:
@@ -30,11 +40,20 @@ def register(subparsers) -> None:
     parser.add_argument("--md", default="verify/report.md",
                         help="Markdown report path; plots go to <its dir>/plots "
                              "(default: verify/report.md)")
-    parser.add_argument("--bootstrap", type=_positive_int, default=2000, metavar="N",
-                        help="bootstrap resamples for the CI of each difference (default: 2000)")
-    parser.add_argument("--min-effect", type=_non_negative_float, default=0.01, metavar="X",
-                        help="smallest difference worth detecting; an MDE above it makes a "
-                             "null result 'underpowered' (default: 0.01)")
+    parser.add_argument("--config", default=None, metavar="FILE",
+                        help="config whose `verify:` section sets min effects, pairing and "
+                             "multiplicity (default: config/config.yaml when it exists)")
+    parser.add_argument("--min-effect", type=_min_effect_override, action="append",
+                        default=[], metavar="METRIC=X",
+                        help="smallest difference worth detecting for one metric, overriding "
+                             "the config: 0.01 (metric units), 2%% (of the baseline mean) or "
+                             "0.5sd (seed sd); repeatable")
+    parser.add_argument("--pairing", choices=PAIRINGS, default=None,
+                        help="unpaired (Welch t) or paired (paired t over shared seeds); "
+                             "overrides the config")
+    parser.add_argument("--multiplicity", choices=MULTIPLICITY, default=None,
+                        help="holm (family-wise), bh (false discovery rate) or none, over one "
+                             "experiment's comparisons; overrides the config")
     parser.add_argument("--smoke-dir", default=SMOKE_DIR,
                         help="smoke records whose probe results become findings "
                              f"(default: {SMOKE_DIR})")
@@ -43,36 +62,47 @@ def register(subparsers) -> None:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    """Run the audit and write both reports; returns 0 whatever the findings."""
+    """Run the audit, write both reports and print one verdict line per comparison; 0 whatever
+    the findings."""
     from rgt.verify.audit import audit_runs
-    from rgt.verify.compare import Settings
     from rgt.verify.report import write_report
+    from rgt.verify.summary import verdict_line
 
-    audit = audit_runs(args.runs, Settings(n_resamples=args.bootstrap,
-                                           min_effect=args.min_effect), args.only,
-                       args.smoke_dir)
+    audit = audit_runs(args.runs, verify_settings(args), args.only, args.smoke_dir)
     write_report(audit, args.json, args.md)
+    for comparison in audit.comparisons:
+        print(verdict_line(comparison.to_dict()))
     errors = sum(1 for finding in audit.findings if finding.severity == "error")
     print(f"verify: {len(audit.comparisons)} comparisons, {len(audit.findings)} findings "
           f"({errors} errors) -> {args.json}, {args.md}")
     return 0
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
+def verify_settings(args: argparse.Namespace) -> Settings:
+    """The config's ``verify:`` settings with the command line's overrides applied."""
+    settings = _config_settings(args.config)
+    settings = settings.with_overrides(dict(args.min_effect))
+    if args.pairing:
+        settings = replace(settings, pairing=args.pairing)
+    if args.multiplicity:
+        settings = replace(settings, multiplicity=args.multiplicity)
+    return settings
 
 
-def _non_negative_float(text: str) -> float:
+def _config_settings(config_file: str | None) -> Settings:
+    if config_file is None and not Path(DEFAULT_CONFIG).is_file():
+        return Settings()
+    from rgt.config import load_config  # yaml + jsonschema: only when a config is read
+
+    return settings_from_config(load_config(config_file or DEFAULT_CONFIG)["verify"])
+
+
+def _min_effect_override(text: str) -> tuple[str, MinEffect]:
+    metric, sep, value = text.partition("=")
+    if not sep or not metric.strip():
+        raise argparse.ArgumentTypeError(
+            f"expected METRIC=VALUE (e.g. accuracy=0.01 or loss=2%), got {text!r}")
     try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value >= 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a finite number >= 0, got {text!r}")
-    return value
+        return metric.strip(), parse_min_effect(value.strip(), f"--min-effect {metric.strip()}")
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None

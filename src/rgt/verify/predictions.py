@@ -27,6 +27,14 @@ class Predictions:
         return Predictions(self.split[mask], self.label[mask], self.prediction[mask],
                            self.scores[mask])
 
+    def true_label_nll(self) -> np.ndarray | None:
+        """-log p(true label) per row (clipped at float32's tiny); None without usable scores."""
+        if not len(self.label) or self.scores.shape[1] <= int(self.label.max()):
+            return None
+        picked = self.scores[np.arange(len(self.label)), self.label]
+        # An underflowed float32 probability would give -log(0) = inf for a finite stored loss.
+        return -np.log(np.clip(picked, np.finfo(np.float32).tiny, None))
+
     @property
     def n_classes(self) -> int:
         """C: the width of ``scores``, or one more than the largest class seen."""

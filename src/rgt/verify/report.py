@@ -12,12 +12,14 @@ from rgt.verify.controls import CHANCE_SLACK, SHUFFLE_ALPHA, SHUFFLES
 from rgt.verify.findings import SEVERITY_RANK, Finding
 from rgt.verify.leakage import NEAR_CORRELATION
 from rgt.verify.plots import plot_filename, render_plot
+from rgt.verify.settings import DEFAULT_MIN_EFFECT, MULTIPLICITY_NAMES
 from rgt.verify.stats import ALPHA, POWER
+from rgt.verify.summary import verdict_line
 
 PLOTS_DIR = "plots"
-TABLE_HEADER = ("| experiment | comparison | variable | metric (split) | n base/cand "
+TABLE_HEADER = ("| experiment | comparison | metric (split) | n base/cand "
                 "| baseline mean ± std | candidate mean ± std | diff (+ = better) | 95% CI "
-                "| MDE | verdict | plot |")
+                "| test | p (adjusted) | power at min effect | verdict | plot |")
 
 
 def write_report(audit: Audit, json_path: str | Path, md_path: str | Path) -> None:
@@ -33,8 +35,10 @@ def write_report(audit: Audit, json_path: str | Path, md_path: str | Path) -> No
 
 
 def render_markdown(audit: Audit, plot_links: dict[str, str]) -> str:
-    """The readable report: summary, comparison table, findings and method notes."""
-    lines = ["# rgt verify report", "", _summary_line(audit), "", "## Comparisons", ""]
+    """The readable report: summary, verdicts, comparison table, findings and method notes."""
+    lines = ["# rgt verify report", "", _summary_line(audit), "", "## Verdicts", ""]
+    lines += [f"- {verdict_line(c.to_dict())}" for c in audit.comparisons] or ["None."]
+    lines += ["", "## Comparisons", ""]
     lines += _comparison_table(audit.comparisons, plot_links)
     lines += ["", "## Findings", "", *_findings_section(audit.findings)]
     lines += ["", "## Method", "", *_method_notes(audit)]
@@ -58,13 +62,34 @@ def _comparison_table(comparisons: tuple[Comparison, ...], links: dict[str, str]
         return ["No comparisons (no experiment has both a baseline and a candidate)."]
     rows = [TABLE_HEADER, "|" + "---|" * TABLE_HEADER.count(" | ") + "---|"]
     for c in comparisons:
-        cells = (c.exp_id, f"{c.candidate} vs {c.baseline}", ", ".join(c.variable) or "–",
-                 f"{c.metric} ({c.split})", f"{c.base.n}/{c.cand.n}",
-                 _mean_std(c.base.mean, c.base.std), _mean_std(c.cand.mean, c.cand.std),
-                 _number(c.diff, signed=True), _interval(c.ci_low, c.ci_high), _number(c.mde),
+        cells = (c.exp_id, f"{c.candidate} vs {c.baseline}", f"{c.metric} ({c.split})",
+                 f"{c.base.n}/{c.cand.n}", _mean_std(c.base.mean, c.base.std),
+                 _mean_std(c.cand.mean, c.cand.std), _number(c.diff, signed=True),
+                 _interval(c.ci_low, c.ci_high), _test_cell(c), _p_cell(c), _power_cell(c),
                  f"**{c.verdict}**", f"[png]({links[c.claim_id]})" if c.claim_id in links else "")
         rows.append("| " + " | ".join(_cell(cell) for cell in cells) + " |")
     return rows
+
+
+def _test_cell(c: Comparison) -> str:
+    if c.test is None:
+        return "none"
+    return f"{c.test.method}, df {c.test.df:.3g}"
+
+
+def _p_cell(c: Comparison) -> str:
+    if c.test is None:
+        return "–"
+    if c.multiplicity == "none" or c.family <= 1:
+        return f"{c.test.p_value:.3g}"
+    return f"{c.test.p_value:.3g} ({c.p_adjusted:.3g}, {c.multiplicity}, {c.family} tests)"
+
+
+def _power_cell(c: Comparison) -> str:
+    target = "–" if c.min_effect is None else f"{c.min_effect:.4g} ({c.min_effect_rule})"
+    power = "–" if c.power is None else f"{c.power:.0%}"
+    needed = "" if c.seeds_needed is None else f"; {c.seeds_needed} seeds for {POWER:.0%}"
+    return f"{power} at {target}{needed}"
 
 
 def _findings_section(findings: tuple[Finding, ...]) -> list[str]:
@@ -80,24 +105,38 @@ def _findings_section(findings: tuple[Finding, ...]) -> list[str]:
 
 def _method_notes(audit: Audit) -> list[str]:
     settings = audit.settings
-    bootstrap = (f"- diff = candidate − baseline, sign flipped for lower-is-better metrics; "
-                 f"95% CI by percentile bootstrap ({settings.n_resamples} resamples, variants "
-                 f"resampled independently, RNG seeded from the comparison id).")
-    mde = (f"- MDE = (z₁₋α/₂ + z_power) · sd_pooled · √(1/n_base + 1/n_cand), α = {ALPHA}, "
-           f"power = {POWER}; --min-effect = {settings.min_effect:g}.")
+    declared = ", ".join(f"{metric} {rule}" for metric, rule in sorted(
+        settings.min_effects.items())) or "none declared"
+    test = ("- diff = candidate − baseline, sign flipped for lower-is-better metrics. Test and "
+            "95% interval: " + ("a paired t over the seeds both variants ran (seeds paired by "
+                                "design), else Welch's t; " if settings.pairing == "paired"
+                                else "Welch's t (unequal variances, seeds not paired); ") +
+            "chosen over the bootstrap because they hold their level at 2–10 seeds "
+            "(docs/verify-statistics.md).")
+    family = (f"- Multiple comparisons: the comparisons of one experiment form a family, "
+              f"adjusted by {MULTIPLICITY_NAMES[settings.multiplicity]}; 'effect' needs an "
+              f"adjusted p ≤ {ALPHA}. The 95% interval is per comparison.")
+    power = (f"- Power: exact two-sided power of the t test (noncentral t) at the metric's min "
+             f"effect ({declared}; otherwise {DEFAULT_MIN_EFFECT}); MDE = the effect detected "
+             f"with {POWER:.0%} power at these seed counts.")
     verdicts = ("- Verdict, first match wins: suspect-bug (re-derivation mismatch, collapse, "
-                "a failed label-shuffled control or a stale checkpoint in a run on either "
-                "side) → confounded (configs differ beyond the declared variable) → effect (CI "
-                "excludes 0) → underpowered (MDE > min effect or n < 2) → noise.")
+                "a failed label-shuffled control, a non-finite value or a stale checkpoint, for "
+                "this metric, in a run on either side) → confounded (configs differ beyond the "
+                "declared variable) → underpowered (no test possible) → effect (adjusted p ≤ "
+                f"{ALPHA}) → underpowered (power < {POWER:.0%} at the min effect; the seeds "
+                "needed are stated) → noise.")
     leakage = (f"- Leakage: the data and split are rebuilt and checked against the hashes pinned "
                f"in run.json; exact duplicates across splits by sha256 of the input bytes, near "
                f"duplicates by input correlation ≥ {NEAR_CORRELATION}.")
-    control = (f"- Label-shuffled control: test accuracy against {SHUFFLES} label permutations "
-               f"(p ≤ {SHUFFLE_ALPHA} required); the control's level above 1/C + "
-               f"{CHANCE_SLACK} is disclosed. Probe findings come from the smoke records.")
+    control = (f"- Collapse and label-shuffled control, per metric kind: top-1 metrics from the "
+               f"argmax predictions, loss/perplexity from the probability of the true label. "
+               f"Control: {SHUFFLES} label permutations (p ≤ {SHUFFLE_ALPHA} required); a top-1 "
+               f"control above 1/C + {CHANCE_SLACK} is disclosed. Probe findings come from the "
+               f"smoke records.")
     return ["- Headline split: test. Per variant: mean, std (ddof=1), n over seeds.",
-            bootstrap, mde, verdicts, leakage, control,
-            "- Plots: seed values as dots; mean ± 95% Student-t interval per variant."]
+            test, family, power, verdicts, leakage, control,
+            "- Plots: seed values as dots, mean ± 95% t interval per variant, and the "
+            "difference with its 95% interval against 0."]
 
 
 def _number(value: float | None, signed: bool = False) -> str:
