@@ -2,6 +2,8 @@
 # The smoke records carry the run-time probe results (no-grad-params, optimizer-coverage).
 import os
 
+from rgt.verify.summary import report_lines
+
 SMOKE_RECORDS = sorted({paths.smoke_record(run.smoke_id) for run in PLAN})
 
 
@@ -21,3 +23,9 @@ rule verify:
         "{RGT} verify --config {CONFIG_FILE} --runs {RUNS} --only {PLANNED_IDS} "
         "--smoke-dir {params.smoke_dir} "
         "--json {output.json} --md {output.md} > {log} 2>&1"
+
+
+# The answer where people look: one line per comparison at the end of every successful run.
+onsuccess:
+    for line in report_lines(paths.VERIFY_JSON):
+        print(line)

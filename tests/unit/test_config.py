@@ -84,3 +84,34 @@ def test_cli_prints_error_and_fix_without_traceback(tmp_path, tiny_config):
     assert result.returncode == 2
     assert "defaults.train.epochs = -1" in result.stderr and "fix:" in result.stderr
     assert "Traceback" not in result.stderr + result.stdout
+
+
+VERIFY_BAD_INPUTS = [
+    ({"min_effect": 0.01}, ["verify.min_effect = 0.01", "one number for every metric"],
+     ["per metric", "accuracy: 0.01"]),
+    ({"bootstrap": 2000}, ["verify.bootstrap", "Welch"], ["remove verify.bootstrap"]),
+    ({"min_effect": {"loss": "two%"}}, ["verify.min_effect.loss", "'two%'", '"2%"'],
+     ["0.5sd"]),
+    ({"min_effect": {"loss": -1}}, ["verify.min_effect.loss", "-1", "> 0"], ["0.5sd"]),
+    ({"pairing": "both"}, ["verify.pairing", "'both'", "'paired'"], ["one of"]),
+    ({"multiplicity": "bonferroni"}, ["verify.multiplicity", "'holm'"], ["one of"]),
+]
+
+
+@pytest.mark.parametrize("section, message_words, fix_words", VERIFY_BAD_INPUTS,
+                         ids=[repr(case[0]) for case in VERIFY_BAD_INPUTS])
+def test_bad_verify_settings_are_rejected_naming_key_value_and_fix(
+        tiny_config, section, message_words, fix_words):
+    tiny_config["verify"] = section
+    with pytest.raises(ConfigError) as caught:
+        load_config(tiny_config)
+    for word in message_words:
+        assert word in caught.value.message
+    for word in fix_words:
+        assert word in caught.value.fix
+
+
+def test_verify_settings_per_metric_are_accepted(tiny_config):
+    tiny_config["verify"] = {"min_effect": {"accuracy": 0.01, "perplexity": "2%",
+                                            "loss": "0.5sd"}, "pairing": "paired"}
+    assert load_config(tiny_config)["verify"]["multiplicity"] == "holm"

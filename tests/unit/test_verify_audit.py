@@ -75,7 +75,7 @@ def test_min_effect_decides_between_underpowered_and_noise(tmp_path):
     two_variants(tmp_path, [0.80, 0.85, 0.75], [0.82, 0.76, 0.86])
     result = comparison(audit_runs(tmp_path, Settings({"accuracy": MinEffect(0.5)})))
     assert result.verdict == "noise" and result.power > 0.99
-    assert "power to detect 0.5" in result.reason
+    assert "power to detect 50.00 pp" in result.reason
 
 
 def test_undeclared_config_difference_is_confounded(tmp_path):
@@ -191,3 +191,64 @@ def test_same_inputs_give_byte_identical_json(tmp_path):
     report = json.loads(first)
     assert report["schema"] == "rgt/verify/v1"
     assert first.decode() == json.dumps(report, indent=2, sort_keys=True) + "\n"
+
+
+def test_all_equal_seeds_are_underpowered_with_a_zero_spread_finding(tmp_path):
+    two_variants(tmp_path, [0.80, 0.80, 0.80], [0.90, 0.90, 0.90])
+    audit = audit_runs(tmp_path)
+    result = comparison(audit)
+    assert result.verdict == "underpowered" and result.ci_low is None
+    assert "every seed gave the same value" in result.reason
+    spread = [f for f in checks(audit, "zero-spread") if "/accuracy" in f.subject]
+    assert {f.subject for f in spread} == {"exp/baseline/accuracy", "exp/dropout/accuracy"}
+    assert all("does the seed reach training?" in f.detail for f in spread)
+
+
+def test_a_nan_metric_is_a_finding_and_a_suspect_comparison_not_a_traceback(tmp_path):
+    from rgt.cli import main
+
+    runs = tmp_path / "runs"
+    write_variant(runs, "baseline", [0.80, 0.81, 0.79])
+    write_variant(runs, "dropout", [0.90, 0.91], overrides=DROPOUT)
+    write_run(runs, "diverged", test_accuracy=0.9, variant="dropout", seed=2,
+              overrides=DROPOUT, tamper={("accuracy", "test"): float("nan")})
+    report = tmp_path / "report.json"
+    assert main(["verify", "--runs", str(runs), "--json", str(report), "--md",
+                 str(tmp_path / "report.md")]) == 0
+    written = json.loads(report.read_text())
+    [nan] = [f for f in written["findings"] if f["check"] == "non-finite-metric"]
+    assert nan["subject"] == "diverged" and "nan" in nan["detail"]
+    accuracy = next(c for c in written["comparisons"] if c["metric"] == "accuracy")
+    assert accuracy["verdict"] == "suspect-bug" and accuracy["n_candidate"] == 2
+
+
+def test_every_seed_nan_on_one_side_still_gives_a_verdict(tmp_path):
+    write_variant(tmp_path, "baseline", [0.80, 0.81, 0.79])
+    for seed in range(2):
+        write_run(tmp_path, f"nan{seed}", test_accuracy=0.9, variant="dropout", seed=seed,
+                  overrides=DROPOUT, tamper={("accuracy", "test"): float("nan")})
+    result = comparison(audit_runs(tmp_path))
+    assert result.verdict == "suspect-bug" and result.diff is None and result.cand.n == 0
+
+
+def test_a_variant_without_its_baseline_is_a_finding(tmp_path):
+    write_variant(tmp_path, "dropout", [0.90, 0.91], overrides=DROPOUT)
+    audit = audit_runs(tmp_path)
+    assert audit.comparisons == ()
+    [missing] = checks(audit, "missing-baseline")
+    assert "no finished run of baseline variant 'baseline'" in missing.detail
+
+
+def test_paired_analysis_is_used_when_asked_and_said_when_impossible(tmp_path):
+    two_variants(tmp_path, [0.80, 0.85, 0.90], [0.81, 0.87, 0.905])
+    paired = comparison(audit_runs(tmp_path, Settings(pairing="paired")))
+    assert paired.method == "paired t" and paired.test.n_pairs == 3
+    write_run(tmp_path, "extra", test_accuracy=0.5, variant="dropout", seed=7, overrides=DROPOUT)
+    other = tmp_path / "unpaired"
+    write_variant(other, "baseline", [0.80, 0.85, 0.90])
+    for seed, value in zip((5, 6), (0.81, 0.87), strict=True):
+        write_run(other, f"c{seed}", test_accuracy=value, variant="dropout", seed=seed,
+                  overrides=DROPOUT)
+    audit = audit_runs(other, Settings(pairing="paired"))
+    assert comparison(audit).method == "Welch t"
+    assert checks(audit, "pairing-unavailable")

@@ -39,7 +39,7 @@ def test_verify_writes_json_markdown_and_plots_and_exits_0_with_findings(tmp_pat
     assert {f["check"] for f in report["findings"]} >= {"single-seed", "underpowered"}
     markdown = (out / "md" / "r.md").read_text()
     assert "| exp | dropout vs baseline | accuracy (test) | 3/1 |" in markdown
-    assert "at 0.05 (0.05)" in markdown  # power column: the CLI's min effect for accuracy
+    assert "– at 0.05; " in markdown  # power column: the CLI's min effect for accuracy
     assert "## Findings" in markdown and "single-seed" in markdown
     plot = out / "md" / "plots" / "exp-dropout-vs-baseline-accuracy.png"
     assert "(plots/exp-dropout-vs-baseline-accuracy.png)" in markdown

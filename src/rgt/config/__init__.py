@@ -101,7 +101,8 @@ def _reject_retired_keys(raw: Mapping, label: str) -> None:
 
 def _deepest(error):
     """For ``$ref``-ed sub-schemas jsonschema reports the leaf; keep the most specific one."""
-    while error.context:
+    # An alternative (anyOf) that describes itself says more than any one branch's error.
+    while error.context and not (error.validator == "anyOf" and "description" in error.schema):
         error = min(error.context, key=lambda e: -len(e.absolute_path))
     return error
 

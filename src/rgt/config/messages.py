@@ -83,6 +83,13 @@ def _pattern(error: ValidationError, where: str) -> tuple[str, str]:
     )
 
 
+def _alternatives(error: ValidationError, where: str) -> tuple[str, str]:
+    description = error.schema.get("description", "one of the documented forms")
+    return f"{where} = {error.instance!r} is not valid: expected {description}", (
+        f"write {where} as {description}"
+    )
+
+
 def _too_few(error: ValidationError, where: str) -> tuple[str, str]:
     return f"{where} is empty", f"give {where} at least one entry"
 
@@ -106,6 +113,7 @@ HANDLERS = {
     "const": _choice,
     "required": _missing,
     "pattern": _pattern,
+    "anyOf": _alternatives,
     "minItems": _too_few,
     "minProperties": _too_few,
     "uniqueItems": _duplicates,

@@ -119,10 +119,11 @@ def comparison_statement(comparison: dict) -> str:
     """A sentence stating a comparison's difference, its 95% CI and its verdict."""
     c = comparison
     interval = _format_interval(c["ci_low"], c["ci_high"])
+    test = c.get("test") or "percentile bootstrap"  # reports before the t tests had none
     return (
         f"{c['candidate']} vs {c['baseline']} on {c['exp_id']}: {c['split']} {c['metric']} "
-        f"difference {_signed(c['diff'])} (positive = better; 95% CI {interval}), "
-        f"verdict: {c['verdict']}"
+        f"difference {_signed(c['diff'])} (positive = better; 95% CI {interval}, {test}, "
+        f"{c['n_baseline']} vs {c['n_candidate']} seeds), verdict: {c['verdict']}"
     )
 
 

@@ -124,7 +124,7 @@ def _zero_spread(comparison: Comparison) -> list[Finding]:
                     f"all {side.n} seeds of {comparison.exp_id}/{variant} gave "
                     f"{comparison.metric} = {side.values[0]!r}: does the seed reach training? "
                     f"Seed noise cannot be estimated from this variant", (comparison.claim_id,))
-            for variant, side in sides if side.n >= 2 and side.std == 0]
+            for variant, side in sides if side.constant]
 
 
 def _confounded(comparison: Comparison, comparisons: list[Comparison]) -> Finding:

@@ -22,6 +22,7 @@ from rgt.verify import stats
 from rgt.verify.configs import declared_keys, undeclared_differences
 from rgt.verify.experiments import HEADLINE_SPLIT, Experiment
 from rgt.verify.findings import comparison_claim
+from rgt.verify.metric_kinds import format_difference
 from rgt.verify.settings import Settings
 from rgt.verify.stats import ALPHA, POWER, Summary, TestResult
 
@@ -219,7 +220,8 @@ def _effect_reason(c: Comparison) -> str:
 
 
 def _noise_reason(c: Comparison) -> str:
-    return f"{_p_text(c)} > {ALPHA:g} with {c.power:.0%} power to detect {c.min_effect:.4g}"
+    return (f"{_p_text(c)} > {ALPHA:g} with {c.power:.0%} power to detect "
+            f"{format_difference(c.metric, c.min_effect, signed=False)}")
 
 
 def _underpowered(c: Comparison) -> str:
@@ -248,7 +250,9 @@ def _needed_text(c: Comparison) -> str:
 
 
 def _effect_text(c: Comparison) -> str:
-    return "an unknown min effect" if c.min_effect is None else f"{c.min_effect:.4g}"
+    if c.min_effect is None:
+        return "an unknown min effect"
+    return format_difference(c.metric, c.min_effect, signed=False)
 
 
 def _p_text(c: Comparison) -> str:

@@ -50,6 +50,7 @@ def format_value(metric: str, value: float, signed: bool = False) -> str:
     return f"{value:+.4g}" if signed else f"{value:.4g}"
 
 
-def format_difference(metric: str, value: float) -> str:
+def format_difference(metric: str, value: float, signed: bool = True) -> str:
     """A difference in the reader's unit: percentage points for proportions."""
-    return f"{100 * value:+.2f} pp" if is_proportion(metric) else f"{value:+.4g}"
+    sign = "+" if signed else ""
+    return f"{100 * value:{sign}.2f} pp" if is_proportion(metric) else f"{value:{sign}.4g}"

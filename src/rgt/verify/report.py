@@ -86,7 +86,9 @@ def _p_cell(c: Comparison) -> str:
 
 
 def _power_cell(c: Comparison) -> str:
-    target = "–" if c.min_effect is None else f"{c.min_effect:.4g} ({c.min_effect_rule})"
+    target = "–" if c.min_effect is None else f"{c.min_effect:.4g}"
+    if c.min_effect is not None and c.min_effect_rule != f"{c.min_effect:g}":
+        target += f" ({c.min_effect_rule})"
     power = "–" if c.power is None else f"{c.power:.0%}"
     needed = "" if c.seeds_needed is None else f"; {c.seeds_needed} seeds for {POWER:.0%}"
     return f"{power} at {target}{needed}"

@@ -50,6 +50,11 @@ class Summary:
     def std(self) -> float | None:
         return float(np.std(self.values, ddof=1)) if self.n >= 2 else None
 
+    @property
+    def constant(self) -> bool:
+        """Two or more values, all exactly equal (np.std of equal floats can be 1e-17)."""
+        return self.n >= 2 and max(self.values) == min(self.values)
+
     def by_seed(self) -> dict[object, float]:
         """Seed -> value (only when the seeds are known)."""
         return dict(zip(self.seeds, self.values, strict=True)) if self.seeds else {}
@@ -70,7 +75,7 @@ class TestResult:
 
 def welch_test(candidate: Summary, baseline: Summary, sign: int) -> TestResult | None:
     """Welch's unequal-variance t test; None below two seeds a side or with no spread at all."""
-    if candidate.n < 2 or baseline.n < 2 or (candidate.std == 0 and baseline.std == 0):
+    if candidate.n < 2 or baseline.n < 2 or (candidate.constant and baseline.constant):
         return None
     from scipy import stats
 
