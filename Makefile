@@ -55,6 +55,7 @@ bench: setup
 	$(PY) bench/overhead.py
 	$(PY) bench/transfer.py
 	$(PY) bench/verify.py
+	$(PY) bench/verify_calibration.py
 	$(PY) bench/mirror.py
 	$(PY) bench/fanout.py
 
