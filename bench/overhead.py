@@ -32,7 +32,7 @@ from rgt.train.checkpoint import CheckpointStore  # noqa: E402
 from rgt.train.determinism import configure  # noqa: E402
 from rgt.train.preemption import preemption_flag  # noqa: E402
 from rgt.train.run import LoopHooks  # noqa: E402
-from rgt.train.status import RunStatus  # noqa: E402
+from rgt.train.run_status import RunStatus  # noqa: E402
 from rgt.train.trainer import Trainer  # noqa: E402
 
 

@@ -11,7 +11,7 @@ import importlib
 import sys
 
 from rgt import __version__
-from rgt.errors import RgtError
+from rgt.base.errors import RgtError
 
 COMMAND_MODULES = (
     "rgt.train.command",

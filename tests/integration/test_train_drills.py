@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from conftest import rgt, rgt_process, write_config
+from rgt.base.hashing import sha256_file
 from rgt.config import load_config
-from rgt.hashing import sha256_file
 from rgt.runplan import plan_runs
 
 pytestmark = pytest.mark.integration

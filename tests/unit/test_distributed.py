@@ -10,8 +10,8 @@ import json
 import pytest
 import torch
 
+from rgt.base.errors import ConfigError
 from rgt.config import load_config
-from rgt.errors import ConfigError
 from rgt.runplan import plan_runs
 from rgt.train.distributed import (
     SINGLE,

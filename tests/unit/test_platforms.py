@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from conftest import ROOT
-from rgt.errors import ConfigError
+from rgt.base.errors import ConfigError
 from rgt.platforms.command import register
 from rgt.platforms.facts import (
     check_all,

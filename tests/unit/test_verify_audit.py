@@ -7,7 +7,7 @@ import json
 import pytest
 from test_verify_support import write_run, write_variant
 
-from rgt.errors import RunStateError
+from rgt.base.errors import RunStateError
 from rgt.verify.audit import audit_runs
 from rgt.verify.compare import Settings
 from rgt.verify.report import write_report

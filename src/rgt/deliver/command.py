@@ -9,7 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from rgt.atomic import write_bytes, write_json
+from rgt.base.files import write_bytes, write_json
 from rgt.deliver.aggregate import AGGREGATE_SCHEMA, write_aggregate
 from rgt.deliver.inputs import DeliveryError, file_record, read_document
 from rgt.deliver.registry import FIGURES, FigureSpec, figure_spec

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rgt.atomic import write_json
+from rgt.base.files import write_json
 from rgt.deliver.inputs import DeliveryError, read_document
 
 DATA_PIN_SCHEMA = "rgt/data-pin/v1"

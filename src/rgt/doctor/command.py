@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from rgt.errors import RgtError
+from rgt.base.errors import RgtError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -15,7 +15,7 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from rgt.errors import RgtError
+from rgt.base.errors import RgtError
 from rgt.hosts import add_host_options
 
 STOP_TIMEOUT_S = 300

@@ -77,7 +77,7 @@ class CellState:
 
 def age_text(saved_at: str | None, now: datetime | None = None, suffix: str = "old") -> str:
     """``12 min old`` (or ``3.5 h old``, ``2.0 d old``) for an rgt UTC stamp; '' when unknown."""
-    from rgt.mirror.record import parse_time
+    from rgt.base.clock import parse_time
 
     try:
         moment = parse_time(saved_at) if saved_at else None

@@ -11,7 +11,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from rgt.errors import RgtError
+from rgt.base.errors import RgtError
 from rgt.hosts import add_host_options
 
 DEFAULT_CONFIG = "config/config.yaml"

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from rgt.base.files import read_json
 from rgt.mirror.record import MirrorRecord, read_mirror
 from rgt.train.checkpoint import CheckpointStore
 from rgt.train.sealing import is_sealed
-from rgt.train.status import read_json
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rgt.atomic import write_json
-from rgt.errors import RgtError
+from rgt.base.errors import RgtError
+from rgt.base.files import write_json
 from rgt.mirror import setup as mirror_setup
 from rgt.mirror.sync import MirrorTarget, seed_host
 from rgt.pool.spec import PoolHost, audit_slots

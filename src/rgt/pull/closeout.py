@@ -13,7 +13,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rgt.atomic import fsync_dir, write_json
+from rgt.base.clock import utc_now
+from rgt.base.files import fsync_dir, write_json
 from rgt.pull.bundle import (
     MANIFEST,
     REASON,
@@ -23,7 +24,6 @@ from rgt.pull.bundle import (
     verify_bundle,
 )
 from rgt.pull.manifest import manifest_sha256
-from rgt.train.status import utc_now
 
 VERIFIED_SCHEMA = "rgt/pull-verified/v1"
 REASON_SCHEMA = "rgt/quarantine/v1"

@@ -27,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_up(args: argparse.Namespace) -> int:
     """Handler of ``rgt up``."""
-    from rgt.atomic import write_json
+    from rgt.base.files import write_json
     from rgt.platforms.facts import load_platform
     from rgt.remote.ssh import RemoteHost, resolve_host
     from rgt.remote.up import audit_host, audit_path, refuse_unless_fits

@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 
 import rgt
-from rgt.hashing import digest_json, sha256_file
+from rgt.base.hashing import digest_json, sha256_file
 
 SKIP_PARTS = ("__pycache__",)
 REMOTE_CONFIG = "run-config.yaml"

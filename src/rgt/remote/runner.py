@@ -13,8 +13,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rgt.errors import RgtError
-from rgt.hashing import sha256_file
+from rgt.base.errors import RgtError
+from rgt.base.hashing import sha256_file
 from rgt.remote.deploy import (
     HOST_AUDIT,
     REMOTE_CONFIG,

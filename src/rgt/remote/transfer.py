@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from rgt.errors import RgtError
-from rgt.hashing import sha256_file
+from rgt.base.errors import RgtError
+from rgt.base.hashing import sha256_file
 from rgt.remote.batches import SMALL_FILE, batches, download_batch, upload_batch
 from rgt.remote.parse import marker, parse_manifest
 from rgt.remote.ssh import RemoteHost

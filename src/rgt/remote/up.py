@@ -101,9 +101,9 @@ def refuse_unless_fits(record: dict) -> None:
 def audit_host(host: RemoteHost, root: str, python: str, config_file: str | Path,
                inode_cap: int | None = None) -> dict:
     """Query ``host`` and judge the config's planned runs against its disk (no refusal here)."""
+    from rgt.base.clock import utc_now
     from rgt.config import load_config
     from rgt.runplan import plan_runs
-    from rgt.train.status import utc_now
 
     config = load_config(config_file)
     plan = checkpoint_plan(config, len(plan_runs(config)))

@@ -13,7 +13,7 @@ import math
 import sys
 import time
 
-from rgt.errors import RgtError, TrainingDiverged
+from rgt.base.errors import RgtError, TrainingDiverged
 from rgt.runplan import RunSpec
 from rgt.train import probes
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rgt.errors import RunStateError
+from rgt.base.errors import RunStateError
 from rgt.verify.findings import ClaimIndex, Finding
 from rgt.verify.runs import Run, read_json
 

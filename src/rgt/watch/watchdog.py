@@ -24,8 +24,8 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from rgt.atomic import write_json
-from rgt.train.status import utc_now
+from rgt.base.clock import utc_now
+from rgt.base.files import write_json
 from rgt.watch.classify import classify
 from rgt.watch.collect import Snapshot, SnapshotError, parse_snapshot, snapshot_script
 from rgt.watch.rows import json_number, run_progress
