@@ -22,7 +22,7 @@ COMMAND_MODULES = (
     "rgt.evidence.check_command",
     "rgt.report.command",
     "rgt.status",
-    "rgt.plan",
+    "rgt.plan.command",
     "rgt.platforms.command",
     "rgt.remote.command",
     "rgt.watch.command",

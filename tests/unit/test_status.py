@@ -86,7 +86,7 @@ def test_status_json_and_table_carry_the_checkpoint_column(tmp_path, tiny_config
 
     from rgt.cli import main
     from rgt.config import load_config
-    from rgt.runplan import plan_runs
+    from rgt.plan.runs import plan_runs
     from rgt.train.checkpoint import CheckpointStore
 
     monkeypatch.chdir(tmp_path)

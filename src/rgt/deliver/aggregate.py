@@ -15,7 +15,7 @@ from pathlib import Path
 from rgt.base.errors import RunStateError
 from rgt.base.files import write_json
 from rgt.deliver.inputs import DeliveryError, file_record, read_document
-from rgt.rundirs import run_directories
+from rgt.plan.rundirs import run_directories
 
 AGGREGATE_SCHEMA = "rgt/aggregate/v1"
 RESULTS_SCHEMA = "rgt/results/v1"

@@ -15,9 +15,9 @@ from rgt.base import files
 from rgt.base.errors import RunStateError
 from rgt.base.files import read_json
 from rgt.data import load_dataset, make_split, split_sha256
-from rgt.evaluate.scoring import DIRECTIONS, Scores, score
 from rgt.models import build_model
 from rgt.train.determinism import configure
+from rgt.train.scoring import DIRECTIONS, Scores, score
 from rgt.train.trainer import split_tensors
 
 EVAL_SPLITS = ("val", "test")

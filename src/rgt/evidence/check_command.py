@@ -96,7 +96,7 @@ def run_check_evidence(args: argparse.Namespace) -> int:
 def run_data_pin(args: argparse.Namespace) -> int:
     """Handler of ``rgt data-pin``: write the pins, or check the data against them."""
     from rgt.config import load_config
-    from rgt.deliver.datapin import require_pins, write_pins
+    from rgt.evidence.datapin import require_pins, write_pins
 
     config = load_config(args.config)
     if args.check:

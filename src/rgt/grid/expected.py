@@ -57,7 +57,7 @@ class LocalFacts:
 
 def expected_cells(config: dict) -> list[Cell]:
     """Every cell the config asks for, in plan order."""
-    from rgt.runplan import plan_runs
+    from rgt.plan.runs import plan_runs
 
     return [Cell(spec.exp_id, spec.variant, spec.seed, spec.run_id) for spec in plan_runs(config)]
 

@@ -103,7 +103,7 @@ def audit_host(host: RemoteHost, root: str, python: str, config_file: str | Path
     """Query ``host`` and judge the config's planned runs against its disk (no refusal here)."""
     from rgt.base.clock import utc_now
     from rgt.config import load_config
-    from rgt.runplan import plan_runs
+    from rgt.plan.runs import plan_runs
 
     config = load_config(config_file)
     plan = checkpoint_plan(config, len(plan_runs(config)))

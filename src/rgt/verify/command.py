@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 from pathlib import PurePosixPath
 
-from rgt.paths import smoke_record
-from rgt.rundirs import add_only_option
+from rgt.plan.paths import smoke_record
+from rgt.plan.rundirs import add_only_option
 
 SMOKE_DIR = str(PurePosixPath(smoke_record("any")).parent)
 

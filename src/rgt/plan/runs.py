@@ -117,7 +117,7 @@ def _spec(config: dict, exp_id: str, variant: str, seed: int, overrides: dict) -
 
 def smoke_path(plan: list[RunSpec], run_id: str) -> str:
     """The smoke record that gates a run (one per variant)."""
-    from rgt.paths import smoke_record
+    from rgt.plan.paths import smoke_record
 
     for spec in plan:
         if spec.run_id == run_id:
