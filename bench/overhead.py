@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from rgt.config import load_config  # noqa: E402
 from rgt.data import load_dataset, make_split  # noqa: E402
-from rgt.plan.runs import plan_runs  # noqa: E402
+from rgt.plan.runplan import plan_runs  # noqa: E402
 from rgt.train.cadence import Cadence  # noqa: E402
 from rgt.train.checkpoint import CheckpointStore  # noqa: E402
 from rgt.train.determinism import configure  # noqa: E402

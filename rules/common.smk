@@ -2,8 +2,7 @@
 import sys
 
 from rgt.deliver.registry import figure_files
-from rgt.plan import paths
-from rgt.plan import runs as runplan
+from rgt.plan import paths, runplan
 
 CONFIG_FILE = config.get("config_file", "config/config.yaml")
 CFG = runplan.load_or_exit(CONFIG_FILE, extra_keys=set(config) - {"config_file"})

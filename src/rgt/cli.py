@@ -21,7 +21,7 @@ COMMAND_MODULES = (
     "rgt.evidence.command",
     "rgt.evidence.check_command",
     "rgt.report.command",
-    "rgt.status",
+    "rgt.grid.status_command",
     "rgt.plan.command",
     "rgt.platforms.command",
     "rgt.remote.command",

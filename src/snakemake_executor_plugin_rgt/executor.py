@@ -63,7 +63,7 @@ class Executor(RemoteExecutor):
         from rgt.remote.jobs import RemoteLayout
         from rgt.remote.runner import RemoteRunner
         from rgt.remote.ssh import RemoteHost, resolve_host
-        from rgt.watch.start import watchdog_options
+        from rgt.remote.watchdog_start import watchdog_options
 
         entry = member.entry
         facts = load_platform(entry.platform, project_platforms(self.project))

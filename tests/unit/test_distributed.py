@@ -12,7 +12,7 @@ import torch
 
 from rgt.base.errors import ConfigError
 from rgt.config import load_config
-from rgt.plan.runs import plan_runs
+from rgt.plan.runplan import plan_runs
 from rgt.train.distributed import (
     SINGLE,
     World,

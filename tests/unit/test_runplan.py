@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 from rgt.config import load_config
-from rgt.plan.runs import find_run, plan_runs
+from rgt.plan.runplan import find_run, plan_runs
 
 
 def _ids(config: dict) -> dict:

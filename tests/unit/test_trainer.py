@@ -10,7 +10,7 @@ import torch
 from rgt.base.hashing import state_dict_sha256
 from rgt.config import load_config
 from rgt.data import load_dataset, make_split
-from rgt.plan.runs import plan_runs
+from rgt.plan.runplan import plan_runs
 from rgt.train.determinism import configure
 from rgt.train.trainer import Trainer
 

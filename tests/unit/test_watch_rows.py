@@ -8,10 +8,10 @@ from rich.console import Console
 from rgt.base.clock import duration, parse_utc, utc_now
 from rgt.base.errors import ConfigError
 from rgt.hosts import HostEntry
-from rgt.platforms.audit import Gpu
+from rgt.platforms.host_audit import Gpu
+from rgt.remote.watchdog_start import watchdog_options
 from rgt.watch.collect import Snapshot
 from rgt.watch.rows import host_rows, json_number, step_rate, unreachable_row
-from rgt.watch.start import watchdog_options
 from rgt.watch.states import RunFacts
 from rgt.watch.view import render
 

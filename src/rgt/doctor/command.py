@@ -73,8 +73,8 @@ def _log(args: argparse.Namespace) -> int:
 
 
 def _host(args: argparse.Namespace) -> int:
-    from rgt.doctor.host import WARNING, host_gotchas
     from rgt.platforms.facts import load_platform
+    from rgt.platforms.gotchas import WARNING, host_gotchas
     from rgt.remote.ssh import RemoteHost, resolve_host
     from rgt.remote.up import query_host
 

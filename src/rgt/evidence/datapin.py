@@ -18,7 +18,7 @@ DATA_PIN_PATH = "evidence/data.json"
 
 def data_pins(config: dict) -> dict:
     """The pin document of ``config``: one entry per experiment and variant."""
-    from rgt.plan.runs import plan_runs
+    from rgt.plan.runplan import plan_runs
 
     pins = {(spec.exp_id, spec.variant): {"exp_id": spec.exp_id, "variant": spec.variant,
                                           "data_sha256": spec.data_sha256,

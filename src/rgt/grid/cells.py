@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from rgt.grid.expected import Cell, LocalCheckpoint, LocalFacts
-from rgt.grid.survey import FINISHED, PARTIAL, RUNNING, HostRun, HostView
+from rgt.grid.host_views import FINISHED, PARTIAL, RUNNING, HostRun, HostView
 
 VERIFIED, LOCAL, ON_HOST, MISSING, UNKNOWN = "verified", "local", "on-host", "missing", "unknown"
 STATES = (VERIFIED, LOCAL, ON_HOST, RUNNING, PARTIAL, MISSING, UNKNOWN)

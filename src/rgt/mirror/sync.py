@@ -17,7 +17,7 @@ from rgt.base.errors import RgtError
 from rgt.base.files import write_json
 from rgt.base.hashing import sha256_file
 from rgt.mirror.record import MirrorRecord, read_mirror
-from rgt.mirror.survey import SMALL_FILES, Marker, StateSurvey, parse_survey, survey_command
+from rgt.mirror.state_listing import SMALL_FILES, Marker, StateSurvey, parse_survey, survey_command
 from rgt.remote.ssh import RemoteHost
 from rgt.remote.transfer import pull, push
 from rgt.train.checkpoint import CheckpointStore

@@ -155,3 +155,13 @@ def quarantine(partial: Path, export: Path, run_id: str, reason: str,
     fsync_dir(partial.parent)
     fsync_dir(root)
     return Outcome("quarantined", target, reason, list(problems))
+
+
+def local_evidence(export: Path, run_id: str) -> tuple[str | None, str | None]:
+    """(the verified manifest digest of ``export/<run_id>`` or None, damage or None)."""
+    record = read_verified(export / run_id)
+    if record is None or not isinstance(record.get("manifest_sha256"), str):
+        return None, None
+    problems = shallow_problems(export / run_id, record["manifest_sha256"])
+    damage = "; ".join(f"{p.path} {p.detail}" for p in problems[:5]) or None
+    return record["manifest_sha256"], damage

@@ -60,7 +60,8 @@ def _summary(record: dict) -> str:
 
 
 def _gotcha_lines(gotchas: list[dict]) -> list[str]:
-    """The platform gotcha verdicts (rgt.doctor.host): one line each, the fix under a warning."""
+    """The platform gotcha verdicts (rgt.platforms.gotchas): one line each, a warning's fix
+    under it."""
     lines = []
     for item in gotchas:
         lines.append(f"  {item['severity']:<7} {item['entry']:<4} {item['check']}: "

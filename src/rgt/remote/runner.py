@@ -157,7 +157,7 @@ class RemoteRunner:
 
     def _start_watchdog(self, tree: str) -> None:
         """Keep heartbeats, status and the idle alarm going on the host when we are gone."""
-        from rgt.watch.start import watchdog_start_script
+        from rgt.remote.watchdog_start import watchdog_start_script
 
         if self.watchdog_options is None:
             return

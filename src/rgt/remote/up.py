@@ -1,7 +1,7 @@
 """Phase-0 audit of a rented host: reach it, read its disks, memory, GPUs and interpreter, and
 judge whether the planned checkpoints fit — before anything is launched.
 
-Talking (``query_host``) is separate from understanding (``rgt.platforms.audit`` parsers).
+Talking (``query_host``) is separate from understanding (``rgt.platforms.host_audit`` parsers).
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from rgt.doctor.host import host_gotchas, host_query, split_answers
-from rgt.platforms.audit import (
+from rgt.platforms.gotchas import host_gotchas, host_query, split_answers
+from rgt.platforms.host_audit import (
     NVIDIA_SMI_QUERY,
     PROBE_SCRIPT,
     AuditError,
@@ -43,7 +43,7 @@ def query_host(host: RemoteHost, root: str, python: str | None) -> dict[str, str
     if python is not None:
         answers["probe"] = host.run([python, "-c", PROBE_SCRIPT], check=False,
                                     timeout=120).stdout
-    # The platform gotchas (rgt.doctor.host): one round trip for all of them.
+    # The platform gotchas (rgt.platforms.gotchas): one round trip for all of them.
     answers.update(split_answers(host.run(host_query(), check=False, timeout=60).stdout))
     return answers
 
@@ -103,7 +103,7 @@ def audit_host(host: RemoteHost, root: str, python: str, config_file: str | Path
     """Query ``host`` and judge the config's planned runs against its disk (no refusal here)."""
     from rgt.base.clock import utc_now
     from rgt.config import load_config
-    from rgt.plan.runs import plan_runs
+    from rgt.plan.runplan import plan_runs
 
     config = load_config(config_file)
     plan = checkpoint_plan(config, len(plan_runs(config)))

@@ -44,7 +44,7 @@ def run_train(args: argparse.Namespace) -> int:
 
 def _train(args: argparse.Namespace, world) -> int:
     from rgt.config import load_config
-    from rgt.plan.runs import find_run
+    from rgt.plan.runplan import find_run
 
     config = load_config(args.config)
     spec = find_run(config, args.run_id)
@@ -97,7 +97,7 @@ def run_smoke(args: argparse.Namespace) -> int:
     from rgt.base.errors import ConfigError
     from rgt.base.files import write_json
     from rgt.config import load_config
-    from rgt.plan.runs import plan_runs
+    from rgt.plan.runplan import plan_runs
     from rgt.train.smoke import smoke_test
 
     specs = [spec for spec in plan_runs(load_config(args.config))

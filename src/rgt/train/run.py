@@ -18,7 +18,7 @@ import torch
 
 from rgt.base.errors import CheckpointError, DataError
 from rgt.data import load_dataset, make_split, split_sha256
-from rgt.plan.runs import RunSpec
+from rgt.plan.runplan import RunSpec
 from rgt.train.cadence import Cadence
 from rgt.train.checkpoint import CheckpointStore, CheckpointWarning
 from rgt.train.determinism import capture_rng, configure, restore_rng

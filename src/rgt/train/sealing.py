@@ -13,7 +13,7 @@ from rgt.base.clock import utc_now
 from rgt.base.environment import git_state, package_versions
 from rgt.base.files import read_json
 from rgt.base.hashing import state_dict_sha256
-from rgt.plan.runs import RunSpec
+from rgt.plan.runplan import RunSpec
 
 SEALED_FILES = ("config.yaml", "train.csv", "model.pt", "run.json")
 HISTORY_COLUMNS = ("epoch", "step", "train_loss", "val_loss", "val_accuracy", "lr")

@@ -14,7 +14,7 @@ import sys
 import time
 
 from rgt.base.errors import RgtError, TrainingDiverged
-from rgt.plan.runs import RunSpec
+from rgt.plan.runplan import RunSpec
 from rgt.train import probes
 
 

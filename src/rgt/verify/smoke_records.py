@@ -17,7 +17,7 @@ from rgt.verify.runs import Run, read_json
 
 def smoke_id_of(run: Run) -> str | None:
     """The smoke id of the run's variant, or None when ``run.json`` lacks the hashes."""
-    from rgt.plan.runs import RunSpec
+    from rgt.plan.runplan import RunSpec
 
     hashes = [run.meta.get(key) for key in ("code_sha256", "data_sha256", "split_sha256")]
     if not all(isinstance(value, str) for value in hashes):

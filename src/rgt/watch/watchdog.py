@@ -1,6 +1,6 @@
 """The host-side watchdog: keeps run state on the host's disk when no laptop is watching.
 
-Started detached with the jobs (``rgt.watch.start.watchdog_start_script``). Every interval it
+Started detached with the jobs (``rgt.remote.watchdog_start``). Every interval it
 takes the same snapshot ``rgt watch`` takes (``rgt.watch.collect``, run locally) and writes
 
     <root>/watchdog/heartbeat.json  {updated_at, started_at, pid, jobs: {run_id: state}, gpu,

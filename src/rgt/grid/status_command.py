@@ -62,7 +62,7 @@ def headline_metrics(run_dir: Path) -> dict:
 
 def collect(config: dict) -> list[dict]:
     """One row per planned run, then per sealed run that is not in the plan."""
-    from rgt.plan.runs import plan_runs
+    from rgt.plan.runplan import plan_runs
 
     runs_root, states_root = Path(config["paths"]["runs"]), Path(config["paths"]["checkpoints"])
     rows, planned = [], set()
