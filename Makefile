@@ -48,7 +48,7 @@ repro: setup
 	$(PY) -m rgt check-evidence --reference .rgt/EVIDENCE.committed.json
 
 lint: setup
-	$(VENV)/bin/ruff check src tests bench
+	$(VENV)/bin/ruff check src tests bench ci
 
 bench: setup
 	$(PY) bench/checkpoint.py

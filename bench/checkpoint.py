@@ -28,7 +28,7 @@ from pathlib import Path
 
 import torch
 
-from rgt.atomic import atomic_open
+from rgt.base.files import atomic_open
 from rgt.train.checkpoint import CheckpointStore
 
 CHUNK = 1 << 20

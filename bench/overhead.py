@@ -26,13 +26,13 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from rgt.config import load_config  # noqa: E402
 from rgt.data import load_dataset, make_split  # noqa: E402
-from rgt.runplan import plan_runs  # noqa: E402
+from rgt.plan.runplan import plan_runs  # noqa: E402
 from rgt.train.cadence import Cadence  # noqa: E402
 from rgt.train.checkpoint import CheckpointStore  # noqa: E402
 from rgt.train.determinism import configure  # noqa: E402
 from rgt.train.preemption import preemption_flag  # noqa: E402
 from rgt.train.run import LoopHooks  # noqa: E402
-from rgt.train.status import RunStatus  # noqa: E402
+from rgt.train.run_status import RunStatus  # noqa: E402
 from rgt.train.trainer import Trainer  # noqa: E402
 
 

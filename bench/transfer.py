@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from rgt.hashing import sha256_file  # noqa: E402
+from rgt.base.hashing import sha256_file  # noqa: E402
 from rgt.remote.ssh import RemoteHost, resolve_host  # noqa: E402
 from rgt.remote.transfer import pull  # noqa: E402
 from sshd import ALIAS, LoopbackSshd, start_sshd  # noqa: E402

@@ -1,7 +1,8 @@
 # Config load and validation (once, here), the run plan, and the paths every rule shares.
 import sys
 
-from rgt import paths, runplan
+from rgt.deliver.registry import figure_files
+from rgt.plan import paths, runplan
 
 CONFIG_FILE = config.get("config_file", "config/config.yaml")
 CFG = runplan.load_or_exit(CONFIG_FILE, extra_keys=set(config) - {"config_file"})
@@ -10,7 +11,7 @@ PLANNED_IDS = " ".join(run.run_id for run in PLAN)
 RUNS, CHECKPOINTS = CFG["paths"]["runs"], CFG["paths"]["checkpoints"]
 RGT = f"{sys.executable} -m rgt"
 VERIFY_REPORT = paths.VERIFY_JSON
-FIGURE_FILES = paths.figure_files()
+FIGURE_FILES = figure_files()
 EVIDENCE = paths.EVIDENCE
 
 

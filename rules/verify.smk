@@ -15,7 +15,9 @@ rule verify:
         json=paths.VERIFY_JSON,
         md=paths.VERIFY_MD,
     params:
-        smoke_dir=os.path.dirname(SMOKE_RECORDS[0]) if SMOKE_RECORDS else "smoke",
+        smoke_dir=lambda wildcards, input: (
+            os.path.dirname(input.smoke[0]) if input.smoke else "smoke"
+        ),
         settings=CFG["verify"],  # a changed verify section re-runs the audit
     log:
         "logs/verify.log",

@@ -1,36 +1,54 @@
 """The ``rgt`` command: one verb per stage; rules, DVC stages and people all call these.
 
-Each verb lives in the package that owns it (``rgt/<area>/command.py``) and exposes
-``register(subparsers)``; registering imports nothing heavy, so ``rgt --help`` stays fast.
+Each verb lives in the area that owns it (``rgt/<area>/command.py``) and exposes
+``register(subparsers)``. The verb modules are imported here, statically; each imports its
+area's library inside its handler, so ``rgt --help`` loads no torch, paramiko or matplotlib.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 
 from rgt import __version__
-from rgt.errors import RgtError
+from rgt.base.errors import RgtError
+from rgt.controller import command as controller
+from rgt.deliver import command as deliver
+from rgt.doctor import command as doctor
+from rgt.down import command as down
+from rgt.evaluate import command as evaluate
+from rgt.evidence import check_command as evidence_check
+from rgt.evidence import command as evidence
+from rgt.grid import command as grid
+from rgt.grid import status_command as grid_status
+from rgt.plan import command as plan
+from rgt.platforms import command as platforms
+from rgt.pull import command as pull
+from rgt.remote import command as remote
+from rgt.report import command as report
+from rgt.train import command as train
+from rgt.verify import command as verify
+from rgt.watch import command as watch
 
-COMMAND_MODULES = (
-    "rgt.train.command",
-    "rgt.evaluate.command",
-    "rgt.verify.command",
-    "rgt.deliver.command",
-    "rgt.evidence.command",
-    "rgt.evidence.check_command",
-    "rgt.report.command",
-    "rgt.status",
-    "rgt.plan",
-    "rgt.platforms.command",
-    "rgt.remote.command",
-    "rgt.watch.command",
-    "rgt.pull.command",
-    "rgt.down.command",
-    "rgt.grid.command",
-    "rgt.doctor.command",
-    "rgt.controller.command",
+# Every verb, in the order `rgt --help` lists them; each module exposes ``register(subparsers)``.
+VERBS = (
+    train,
+    evaluate,
+    verify,
+    deliver,
+    evidence,
+    evidence_check,
+    report,
+    grid_status,
+    plan,
+    platforms,
+    remote,
+    watch,
+    pull,
+    down,
+    grid,
+    doctor,
+    controller,
 )
 
 
@@ -42,8 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"rgt {__version__}")
     subparsers = parser.add_subparsers(title="verbs", metavar="VERB")
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(subparsers)
+    for verb in VERBS:
+        verb.register(subparsers)
     return parser
 
 

@@ -13,7 +13,7 @@ from snakemake_interface_executor_plugins.executors.base import SubmittedJobInfo
 from snakemake_interface_executor_plugins.executors.remote import RemoteExecutor
 from snakemake_interface_executor_plugins.jobs import JobExecutorInterface
 
-from rgt.errors import RgtError
+from rgt.base.errors import RgtError
 
 # rgt.remote (paramiko, torch-free but not tiny) is imported when the executor is used, not when
 # Snakemake collects plugins at every start: a problem there must never break `--profile local`.
@@ -63,7 +63,7 @@ class Executor(RemoteExecutor):
         from rgt.remote.jobs import RemoteLayout
         from rgt.remote.runner import RemoteRunner
         from rgt.remote.ssh import RemoteHost, resolve_host
-        from rgt.watch.start import watchdog_options
+        from rgt.remote.watchdog_start import watchdog_options
 
         entry = member.entry
         facts = load_platform(entry.platform, project_platforms(self.project))

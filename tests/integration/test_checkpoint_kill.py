@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from rgt.hashing import sha256_file
+from rgt.base.hashing import sha256_file
 from rgt.train.checkpoint import CheckpointStore, CheckpointWarning
 
 pytestmark = pytest.mark.integration

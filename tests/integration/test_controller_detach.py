@@ -21,7 +21,7 @@ import yaml
 
 from conftest import ROOT, TINY, rgt
 from rgt.controller.record import ControllerRecord, is_alive, read_record
-from rgt.runplan import plan_runs
+from rgt.plan.runplan import plan_runs
 
 pytestmark = [pytest.mark.integration]
 GATE_RULE = """

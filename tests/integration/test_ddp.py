@@ -19,7 +19,7 @@ import yaml
 
 from conftest import TINY, rgt, rgt_process, write_config
 from rgt.config import load_config
-from rgt.runplan import plan_runs
+from rgt.plan.runplan import plan_runs
 
 pytestmark = pytest.mark.integration
 TIMEOUT = 180

@@ -42,7 +42,7 @@ def test_doctor_host_reads_the_gotchas_off_the_host(host, tmp_path):
     warned = any(g["severity"] == "warning" for g in found)
     assert result.returncode == (1 if warned else 0)
     # The loopback host is this machine: the /dev/shm it reports is the real one.
-    from rgt.platforms.audit import format_bytes
+    from rgt.platforms.host_audit import format_bytes
     assert f"/dev/shm is {format_bytes(_local_shm_bytes())}" in found[2]["message"]
     # The session's HOME (tests/sshd.py) has no HF cache: its nearest existing parent is judged.
     assert str(host.state / "home" / ".cache" / "huggingface") in found[4]["message"]

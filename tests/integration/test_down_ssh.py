@@ -23,7 +23,7 @@ from conftest import TINY
 from rgt.cli import main
 from rgt.config import load_config
 from rgt.mirror.record import MirrorRecord
-from rgt.runplan import plan_runs
+from rgt.plan.runplan import plan_runs
 from rgt.train.checkpoint import CheckpointStore
 from sshd import ALIAS
 

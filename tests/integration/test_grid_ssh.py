@@ -17,7 +17,7 @@ from test_pull_ssh import build_site, plant_run, stop_job
 from conftest import TINY
 from rgt.cli import main
 from rgt.config import load_config
-from rgt.runplan import plan_runs
+from rgt.plan.runplan import plan_runs
 from sshd import ALIAS
 
 pytestmark = [pytest.mark.integration, pytest.mark.ssh]

@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from faults import DropAfter
-from rgt.errors import RgtError
+from rgt.base.errors import RgtError
 from rgt.mirror.record import read_mirror
 from rgt.mirror.sync import MirrorTarget, mirror_once, seed_host
 from rgt.remote.ssh import RemoteHost

@@ -19,8 +19,8 @@ import yaml
 
 from conftest import ROOT
 from faults import DropAfter
+from rgt.base.hashing import sha256_file
 from rgt.cli import main
-from rgt.hashing import sha256_file
 from rgt.pull.closeout import partial_dir
 from rgt.pull.fetch import build_manifest, fetch_manifest, transfer_bundle
 from rgt.remote.ssh import ConnectionLost

@@ -215,3 +215,30 @@ def test_cut_connection_leaves_the_job_running_and_the_controller_recovers(host,
     assert process.returncode == 0, output[-4000:]
     assert "unreachable" in output and "not changed" in output
     assert launches(host, "cut-root", run_id) == 1
+
+
+def imported_modules(importtime_log: str) -> set[str]:
+    """The modules a ``python -X importtime`` process imported, from its stderr."""
+    return {line.rsplit("|", 1)[1].strip() for line in importtime_log.splitlines()
+            if line.startswith("import time:") and "|" in line}
+
+
+def test_the_controller_places_a_training_without_importing_torch(host, tmp_path, small):
+    # The Snakemake process (executor, audit, deploy, launch, poll, pull) sizes checkpoints from
+    # the smoke gate's record; the smoke gate and the training run in processes of their own.
+    small["experiments"]["tiny"]["variants"] = {"plain": {}}
+    small["defaults"]["checkpoint"]["every_steps"] = 5
+    project = make_project(tmp_path, small)
+    [run_id] = run_ids(project)
+    args = [sys.executable, "-X", "importtime", "-m", "snakemake",
+            *remote_args(host, "ssh", "torchless-root"), f"runs/{run_id}/run.json"]
+    done = subprocess.run(["timeout", "-k", "10", str(TIMEOUT), *args], cwd=project,
+                          capture_output=True, text=True, timeout=TIMEOUT + 30)
+    assert done.returncode == 0, done.stderr[-4000:]
+    assert "rgt: launched" in done.stdout + done.stderr
+    modules = imported_modules(done.stderr)
+    assert "snakemake_executor_plugin_rgt.executor" in modules
+    assert "rgt.remote.up" in modules and "rgt.pool.station" in modules
+    assert not {name for name in modules if name.split(".")[0] == "torch"}
+    audit = json.loads((project / ".rgt" / "hosts" / ALIAS / "audit.json").read_text())
+    assert audit["budget"]["plan"]["checkpoint_bytes"] > 1 << 20

@@ -11,8 +11,8 @@ import pytest
 
 from conftest import rgt
 from evidence_helpers import deliver
+from rgt.base.hashing import sha256_file
 from rgt.cli import main
-from rgt.hashing import sha256_file
 
 pytestmark = pytest.mark.integration
 PLAIN = "digits/plain/accuracy/test"

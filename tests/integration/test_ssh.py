@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from rgt.errors import ConfigError
+from rgt.base.errors import ConfigError
 from rgt.remote import ssh
 from rgt.remote.ssh import (
     AuthenticationFailed,

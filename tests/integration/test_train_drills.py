@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from conftest import rgt, rgt_process, write_config
+from rgt.base.hashing import sha256_file
 from rgt.config import load_config
-from rgt.hashing import sha256_file
-from rgt.runplan import plan_runs
+from rgt.plan.runplan import plan_runs
 
 pytestmark = pytest.mark.integration
 TIMEOUT = 240

@@ -40,7 +40,7 @@ def test_up_audits_the_host_and_stores_it(host, project):
     record = json.loads((project / ".rgt" / "hosts" / ALIAS / "audit.json").read_text())
     assert record["python"]["executable"] == sys.executable
     assert record["disk"]["free"] > 0 and record["budget"]["fits"] is True
-    # The platform gotchas (rgt.doctor.host) are read off the host in the same audit.
+    # The platform gotchas (rgt.platforms.gotchas) are read off the host in the same audit.
     gotchas = {g["check"]: g for g in record["gotchas"]}
     assert set(gotchas) == {"inode-headroom", "cgroup-memory", "shm-size", "threads-cap",
                             "hf-cache-disk"}

@@ -22,8 +22,8 @@ import pytest
 import yaml
 
 from conftest import rgt
+from rgt.base.clock import utc_now
 from rgt.remote.jobs import RemoteLayout, launch_script
-from rgt.train.status import utc_now
 from sshd import ALIAS
 
 pytestmark = [pytest.mark.integration, pytest.mark.ssh]

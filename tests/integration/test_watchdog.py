@@ -19,7 +19,7 @@ import pytest
 
 from conftest import ROOT, rgt
 from rgt.remote.jobs import RemoteLayout, launch_script
-from rgt.watch.start import watchdog_marker, watchdog_start_script
+from rgt.remote.watchdog_start import watchdog_marker, watchdog_start_script
 from sshd import ALIAS
 
 pytestmark = [pytest.mark.integration, pytest.mark.ssh]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from rgt.platforms.audit import (
+from rgt.platforms.host_audit import (
     AuditError,
     BudgetPlan,
     Filesystem,

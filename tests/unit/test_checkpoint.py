@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 import torch
 
-from rgt.errors import CheckpointError
-from rgt.hashing import sha256_file
+from rgt.base.errors import CheckpointError
+from rgt.base.hashing import sha256_file
 from rgt.train import checkpoint
 from rgt.train.checkpoint import CheckpointStore, CheckpointWarning
 

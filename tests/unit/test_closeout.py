@@ -8,7 +8,7 @@ from pathlib import Path
 
 from test_pull_verify import CKPT, RUN, make_bundle, seal
 
-from rgt.hashing import sha256_file
+from rgt.base.hashing import sha256_file
 from rgt.pull.bundle import verify_bundle
 from rgt.pull.closeout import (
     OTHER_MANIFEST,

@@ -14,10 +14,10 @@ import yaml
 from snakemake_executor_plugin_kubernetes import Executor
 
 from conftest import ROOT
+from rgt.base.errors import ConfigError
 from rgt.cluster import kubernetes as k8s
 from rgt.cluster.resources import train_resources
 from rgt.config import load_config
-from rgt.errors import ConfigError
 
 PROFILES = ROOT / "profiles" / "kubernetes"
 MOUNT = "/mnt/rgt"

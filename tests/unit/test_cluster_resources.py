@@ -16,9 +16,9 @@ from snakemake_executor_plugin_slurm.utils import set_gres_string
 from snakemake_executor_plugin_slurm.validation import validate_slurm_extra
 
 from conftest import ROOT, write_config
+from rgt.base.errors import ConfigError
 from rgt.cluster.resources import DEFAULTS, cluster_settings, slurm_signal, train_resources
 from rgt.config import load_config
-from rgt.errors import ConfigError
 
 PROFILE = ROOT / "profiles" / "slurm" / "config.yaml"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import ROOT, TINY, rgt, write_config
+from rgt.base.errors import ConfigError
 from rgt.config import load_config
-from rgt.errors import ConfigError
 
 
 def _set(config: dict, dotted: str, value) -> dict:

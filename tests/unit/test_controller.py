@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from rgt.base.errors import ConfigError, RgtError
 from rgt.cli import main
 from rgt.controller.detach import refuse_if_running
 from rgt.controller.profile import resolve_profile, split_targets
@@ -26,7 +27,6 @@ from rgt.controller.record import (
     write_record,
 )
 from rgt.controller.show import controller_line
-from rgt.errors import ConfigError, RgtError
 
 
 def make_record(project: Path, pid: int, **changes) -> ControllerRecord:

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from rgt.base.errors import RunStateError
+from rgt.base.hashing import sha256_file
 from rgt.deliver import command
 from rgt.deliver.aggregate import build_aggregate, write_aggregate
 from rgt.deliver.inputs import DeliveryError
-from rgt.errors import RunStateError
-from rgt.hashing import sha256_file
 
 
 def write_run(

@@ -9,10 +9,10 @@ import platform
 import sys
 from pathlib import Path
 
+from rgt.base.hashing import sha256_file
 from rgt.deliver import command
 from rgt.deliver.registry import figure_spec
 from rgt.deliver.source_data import write_source_data
-from rgt.hashing import sha256_file
 
 FINDING = {
     "check": "leakage",

@@ -10,9 +10,9 @@ import json
 import pytest
 import torch
 
+from rgt.base.errors import ConfigError
 from rgt.config import load_config
-from rgt.errors import ConfigError
-from rgt.runplan import plan_runs
+from rgt.plan.runplan import plan_runs
 from rgt.train.distributed import (
     SINGLE,
     World,

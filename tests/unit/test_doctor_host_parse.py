@@ -1,4 +1,4 @@
-"""The platform gotchas read off a host (rgt.doctor.host), on captured output.
+"""The platform gotchas read off a host (rgt.platforms.gotchas), on captured output.
 
 tests/data/doctor/host/: real output captured on the development host (a cgroup-v1 container
 with 2 CPUs; a real 64 MiB tmpfs for Docker's default /dev/shm; a real tmpfs with 400 inodes
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from rgt.doctor.host import (
+from rgt.platforms.gotchas import (
     host_gotchas,
     host_query,
     parse_cpu_answer,

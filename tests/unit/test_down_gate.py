@@ -9,7 +9,6 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from test_pull_verify import RUN, make_bundle
 
-from rgt.down.command import local_evidence
 from rgt.down.gate import (
     RunEvidence,
     approval_token,
@@ -19,7 +18,7 @@ from rgt.down.gate import (
     parse_survey,
 )
 from rgt.mirror.record import MirrorRecord
-from rgt.pull.closeout import closeout, partial_dir
+from rgt.pull.closeout import closeout, local_evidence, partial_dir
 from rgt.pull.manifest import manifest_sha256
 
 ALIAS, VERB = "gpu1", "terminate"

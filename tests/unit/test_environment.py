@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import subprocess
 
-from rgt.environment import git_state, package_versions
+from rgt.base.environment import git_state, package_versions
 
 
 def _git(root, *args):

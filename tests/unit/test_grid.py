@@ -26,7 +26,7 @@ from rgt.grid.expected import (
     local_facts,
     newest_checkpoint,
 )
-from rgt.grid.survey import FINISHED, PARTIAL, RUNNING, HostRun, HostView, read_reply
+from rgt.grid.host_views import FINISHED, PARTIAL, RUNNING, HostRun, HostView, read_reply
 from rgt.mirror.record import MirrorRecord
 from rgt.pull.closeout import closeout, partial_dir
 from rgt.train.checkpoint import CheckpointStore

@@ -13,7 +13,7 @@ import torch
 
 from rgt.mirror.policy import FLOOR_SECONDS, mirror_interval
 from rgt.mirror.record import MirrorRecord, read_mirror, work_at_risk
-from rgt.mirror.survey import parse_survey, survey_command
+from rgt.mirror.state_listing import parse_survey, survey_command
 from rgt.train.checkpoint import CheckpointStore
 
 

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from conftest import ROOT
-from rgt.errors import ConfigError
+from rgt.base.errors import ConfigError, RgtError
 from rgt.platforms.command import register
 from rgt.platforms.facts import (
     check_all,
@@ -230,3 +230,24 @@ def test_platforms_check_fails_naming_file_key_and_fix(tmp_path, capsys):
 def test_platforms_check_on_an_empty_directory_fails(tmp_path, capsys):
     assert run_verb(["platforms", "check", "--root", str(tmp_path)]) == 2
     assert "holds no platform files" in capsys.readouterr().err
+
+
+def test_checkpoints_are_sized_from_the_largest_smoke_record(tmp_path, tiny_config):
+    from rgt.base.files import write_json
+    from rgt.config import load_config
+    from rgt.plan.paths import smoke_record
+    from rgt.plan.runplan import plan_runs
+    from rgt.remote.up import planned_checkpoints
+
+    config = load_config(tiny_config)
+    plan = plan_runs(config)
+    first, second = sorted({spec.smoke_id for spec in plan})
+    write_json(tmp_path / smoke_record(first), {"ok": True, "state": {
+        "parameters": 10, "parameter_bytes": 40, "state_bytes": 120}})
+    budget = planned_checkpoints(config, tmp_path)
+    assert budget.checkpoint_bytes == 120 + 40 + (1 << 20) and budget.runs == len(plan)
+    measured = planned_checkpoints(config, tmp_path, measure=lambda spec: {
+        "parameters": 1, "parameter_bytes": 4000, "state_bytes": 12000})
+    assert measured.checkpoint_bytes == 16000 + (1 << 20)
+    with pytest.raises(RgtError, match="no variant of the plan has a smoke record"):
+        planned_checkpoints(config, tmp_path / "elsewhere")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rgt.errors import ConfigError
+from rgt.base.errors import ConfigError
 from rgt.hosts import HostEntry
 from rgt.pool.dispatch import LeasePolicy, choose, lease_for, lease_policy, overdue
 from rgt.pool.leases import LeaseBook

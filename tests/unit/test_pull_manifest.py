@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rgt.hashing import digest_json
+from rgt.base.hashing import digest_json
 from rgt.pull import manifest as builder
 from rgt.pull.bundle import manifest_problems, path_problem
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 from rgt.config import load_config
-from rgt.runplan import find_run, plan_runs
+from rgt.plan.runplan import find_run, plan_runs
 
 
 def _ids(config: dict) -> dict:
@@ -57,7 +57,7 @@ def test_smoke_id_is_shared_by_the_seeds_of_a_variant(tiny_config):
 def test_find_run_explains_an_unknown_id(tiny_config):
     import pytest
 
-    from rgt.errors import ConfigError
+    from rgt.base.errors import ConfigError
 
     with pytest.raises(ConfigError, match="not in the plan"):
         find_run(load_config(tiny_config), "0" * 16)

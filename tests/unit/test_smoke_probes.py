@@ -6,7 +6,7 @@ import pytest
 
 from conftest import write_config
 from rgt.config import load_config
-from rgt.runplan import plan_runs
+from rgt.plan.runplan import plan_runs
 from rgt.train.smoke import SmokeFailure, smoke_test
 
 MODELS = '''

@@ -6,7 +6,7 @@ import json
 import os
 import socket
 
-from rgt.status import run_state
+from rgt.grid.status_command import run_state
 
 
 def _write(path, document):
@@ -58,8 +58,8 @@ def test_the_newest_complete_checkpoint_is_shown_with_where_it_is_and_its_age(tm
 
     import torch
 
+    from rgt.grid.status_command import newest_checkpoint
     from rgt.mirror.record import MirrorRecord
-    from rgt.status import newest_checkpoint
     from rgt.train.checkpoint import CheckpointStore
 
     state_dir = tmp_path / "state"
@@ -86,7 +86,7 @@ def test_status_json_and_table_carry_the_checkpoint_column(tmp_path, tiny_config
 
     from rgt.cli import main
     from rgt.config import load_config
-    from rgt.runplan import plan_runs
+    from rgt.plan.runplan import plan_runs
     from rgt.train.checkpoint import CheckpointStore
 
     monkeypatch.chdir(tmp_path)

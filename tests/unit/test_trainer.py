@@ -7,10 +7,10 @@ import io
 import pytest
 import torch
 
+from rgt.base.hashing import state_dict_sha256
 from rgt.config import load_config
 from rgt.data import load_dataset, make_split
-from rgt.hashing import state_dict_sha256
-from rgt.runplan import plan_runs
+from rgt.plan.runplan import plan_runs
 from rgt.train.determinism import configure
 from rgt.train.trainer import Trainer
 
@@ -74,7 +74,7 @@ def test_selection_reads_validation_and_history_has_one_row_per_epoch(spec):
 
 
 def test_a_diverging_loss_stops_training_before_it_touches_the_weights(tiny_config):
-    from rgt.errors import TrainingDiverged
+    from rgt.base.errors import TrainingDiverged
 
     tiny_config["defaults"]["train"].update(lr=1e12, optimizer="sgd")
     configure(1)

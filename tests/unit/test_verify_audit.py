@@ -7,11 +7,11 @@ import json
 import pytest
 from test_verify_support import write_run, write_variant
 
-from rgt.errors import RunStateError
+from rgt.base.errors import RunStateError
 from rgt.verify.audit import audit_runs
+from rgt.verify.report import write_report
 from rgt.verify.settings import MinEffect, Settings
 from rgt.verify.stats import Design
-from rgt.verify.report import write_report
 
 DROPOUT = {"model": {"dropout": 0.3}}
 

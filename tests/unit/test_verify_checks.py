@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from test_verify_support import write_run
 
-from rgt.errors import RunStateError
+from rgt.base.errors import RunStateError
 from rgt.verify.checks import (
     collapse_findings,
     collapsed_views,

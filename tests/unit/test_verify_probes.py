@@ -8,7 +8,7 @@ import yaml
 from test_verify_support import write_run, write_variant
 
 from rgt.config import load_config
-from rgt.runplan import plan_runs
+from rgt.plan.runplan import plan_runs
 from rgt.verify.audit import audit_runs
 from rgt.verify.runs import load_runs
 from rgt.verify.smoke_records import smoke_id_of

@@ -7,7 +7,7 @@ import math
 import pytest
 from scipy import stats as scipy_stats
 
-from rgt.errors import ConfigError
+from rgt.base.errors import ConfigError
 from rgt.verify.settings import MinEffect, Settings, parse_min_effect, settings_from_config
 from rgt.verify.stats import (
     PAIRED,

@@ -5,15 +5,15 @@ from __future__ import annotations
 import pytest
 from rich.console import Console
 
-from rgt.errors import ConfigError
+from rgt.base.clock import duration, parse_utc, utc_now
+from rgt.base.errors import ConfigError
 from rgt.hosts import HostEntry
-from rgt.platforms.audit import Gpu
-from rgt.train.status import utc_now
+from rgt.platforms.host_audit import Gpu
+from rgt.remote.watchdog_start import watchdog_options
 from rgt.watch.collect import Snapshot
 from rgt.watch.rows import host_rows, json_number, step_rate, unreachable_row
-from rgt.watch.start import watchdog_options
-from rgt.watch.states import RunFacts, parse_utc
-from rgt.watch.view import duration, render
+from rgt.watch.states import RunFacts
+from rgt.watch.view import render
 
 NOW = int(parse_utc("2025-03-01T12:00:00Z"))
 HOST = HostEntry(alias="gpu1", platform="autodl", price_per_hour=3.6, currency="CNY",

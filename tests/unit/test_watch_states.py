@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from rgt.base.clock import parse_utc
 from rgt.watch.states import (
     DEAD,
     FAILED,
@@ -13,7 +14,6 @@ from rgt.watch.states import (
     STALLED,
     RunFacts,
     heartbeat_age,
-    parse_utc,
     progress_age,
     run_state,
     state_of_exit,
@@ -24,7 +24,7 @@ STALL = 600
 
 
 def stamp(seconds_ago: float) -> str:
-    from rgt.train.status import utc_now
+    from rgt.base.clock import utc_now
 
     return utc_now(NOW - seconds_ago)
 

@@ -20,8 +20,8 @@ from pathlib import PurePosixPath
 
 import yaml
 
+from rgt.base.errors import ConfigError
 from rgt.cluster.resources import cluster_settings
-from rgt.errors import ConfigError
 
 CONTAINER = "snakemake"  # the plugin's container name
 JOB_LABEL = {"app": "snakemake"}  # the plugin's label on every Job it creates

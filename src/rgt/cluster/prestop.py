@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from rgt.processes import pid_alive
+from rgt.base.processes import pid_alive
 
 
 def running_trainings(checkpoints: Path, host: str | None = None) -> dict[str, int]:

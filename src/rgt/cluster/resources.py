@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 
-from rgt.errors import ConfigError
+from rgt.base.errors import ConfigError
 
 DEFAULTS = {"partition": None, "account": None, "grace_seconds": 120,
             "train": {"runtime_minutes": 60, "cpus": 1, "mem_mb": 4000, "gpus": 0,

@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from rgt.errors import ConfigError
+from rgt.base.errors import ConfigError
 
 SCHEMA_PATH = Path(__file__).with_name("schema.yaml")
 BUILTIN_DATASETS = ("digits",)

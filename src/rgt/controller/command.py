@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rgt.errors import ConfigError
+from rgt.base.errors import ConfigError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

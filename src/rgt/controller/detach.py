@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
+from rgt.base.errors import RgtError
 from rgt.controller.record import (
     ControllerRecord,
     controller_dir,
@@ -27,7 +28,6 @@ from rgt.controller.record import (
     read_record,
     write_record,
 )
-from rgt.errors import RgtError
 
 
 @contextmanager

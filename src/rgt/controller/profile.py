@@ -7,7 +7,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from rgt.errors import ConfigError, RgtError
+from rgt.base.errors import ConfigError, RgtError
 
 
 def user_profile_dirs() -> list[Path]:

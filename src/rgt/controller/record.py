@@ -12,9 +12,9 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from rgt.atomic import write_json
-from rgt.errors import RgtError
-from rgt.processes import pid_alive
+from rgt.base.errors import RgtError
+from rgt.base.files import write_json
+from rgt.base.processes import pid_alive
 
 SCHEMA = "rgt/controller/v1"
 CONTROLLER_DIR = Path(".rgt") / "controller"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from rich.text import Text
 
+from rgt.base.errors import RgtError
 from rgt.controller.record import ControllerRecord, read_record, state
-from rgt.errors import RgtError
 
 STYLES = {"running": "cyan", "exited": "green", "failed": "red", "lost": "red"}
 
@@ -42,7 +42,7 @@ def controller_line(project: Path) -> Text | None:
 
 
 def _age(started_at: str) -> str:
-    from rgt.watch.view import duration
+    from rgt.base.clock import duration
 
     try:
         started = datetime.fromisoformat(started_at)

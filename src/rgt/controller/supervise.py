@@ -14,7 +14,7 @@ import subprocess
 import sys
 from datetime import datetime, timezone
 
-from rgt.atomic import write_json
+from rgt.base.files import write_json
 
 
 def exit_code(returncode: int) -> int:

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import numpy as np
 
-from rgt.errors import DataError
-from rgt.hashing import digest_json, sha256_bytes
-from rgt.plugins import resolve
+from rgt.base.errors import DataError
+from rgt.base.hashing import digest_json, sha256_bytes
+from rgt.base.plugins import resolve
 
 SPLITS = ("train", "val", "test")
 

@@ -12,10 +12,10 @@ import statistics
 from collections.abc import Collection
 from pathlib import Path
 
-from rgt.atomic import write_json
+from rgt.base.errors import RunStateError
+from rgt.base.files import write_json
 from rgt.deliver.inputs import DeliveryError, file_record, read_document
-from rgt.errors import RunStateError
-from rgt.rundirs import run_directories
+from rgt.plan.rundirs import run_directories
 
 AGGREGATE_SCHEMA = "rgt/aggregate/v1"
 RESULTS_SCHEMA = "rgt/results/v1"

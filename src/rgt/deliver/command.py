@@ -9,12 +9,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from rgt.atomic import write_bytes, write_json
+from rgt.base.files import write_bytes, write_json
 from rgt.deliver.aggregate import AGGREGATE_SCHEMA, write_aggregate
 from rgt.deliver.inputs import DeliveryError, file_record, read_document
 from rgt.deliver.registry import FIGURES, FigureSpec, figure_spec
 from rgt.deliver.source_data import read_source_data, source_rows, write_source_data
-from rgt.rundirs import add_only_option
+from rgt.plan.rundirs import add_only_option
 
 VERIFY_SCHEMA = "rgt/verify/v1"
 AGGREGATE_PATH = "evidence/results.json"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rgt.errors import RgtError
-from rgt.hashing import sha256_file
+from rgt.base.errors import RgtError
+from rgt.base.hashing import sha256_file
 
 
 class DeliveryError(RgtError):

@@ -7,8 +7,8 @@ same provenance.
 
 from __future__ import annotations
 
-from rgt.environment import git_state, package_versions
-from rgt.evidence.claims import claim_id, variant_disclosures
+from rgt.base.environment import git_state, package_versions
+from rgt.deliver.disclosures import claim_id, variant_disclosures
 
 PROVENANCE_SCHEMA = "rgt/provenance/v1"
 PACKAGES = ("numpy", "matplotlib", "torch")

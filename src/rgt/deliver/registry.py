@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rgt.deliver.inputs import DeliveryError
+from rgt.plan.paths import FIGURE_OUTPUTS
 
 
 @dataclass(frozen=True)
@@ -50,3 +51,8 @@ def figure_for(metric: str, split: str) -> FigureSpec | None:
         if (spec.metric, spec.split) == (metric, split):
             return spec
     return None
+
+
+def figure_files() -> list[str]:
+    """Every output of every registered figure."""
+    return [f"figures/{fig}/{name}" for fig in sorted(FIGURES) for name in FIGURE_OUTPUTS]

@@ -10,7 +10,7 @@ import csv
 import io
 from pathlib import Path
 
-from rgt.atomic import write_text
+from rgt.base.files import write_text
 from rgt.deliver.aggregate import AGGREGATE_SCHEMA
 from rgt.deliver.inputs import DeliveryError, read_document
 from rgt.deliver.registry import FigureSpec

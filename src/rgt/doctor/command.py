@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from rgt.errors import RgtError
+from rgt.base.errors import RgtError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -73,8 +73,8 @@ def _log(args: argparse.Namespace) -> int:
 
 
 def _host(args: argparse.Namespace) -> int:
-    from rgt.doctor.host import WARNING, host_gotchas
     from rgt.platforms.facts import load_platform
+    from rgt.platforms.gotchas import WARNING, host_gotchas
     from rgt.remote.ssh import RemoteHost, resolve_host
     from rgt.remote.up import query_host
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from rgt.base.errors import RgtError
 from rgt.doctor.catalogue import Entry, load_catalogue
-from rgt.errors import RgtError
 from rgt.watch.classify import Cause, classify
 from rgt.watch.states import FAILED, FINISHED, RunFacts
 

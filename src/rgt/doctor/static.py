@@ -6,10 +6,10 @@ import ast
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from rgt.base.errors import RgtError
 from rgt.doctor.catalogue import load_catalogue
 from rgt.doctor.checks import ERROR, all_checks
 from rgt.doctor.checks.astutil import Module
-from rgt.errors import RgtError
 
 SKIPPED_DIRS = {".venv", "venv", "__pycache__", "node_modules", "site-packages"}
 

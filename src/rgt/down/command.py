@@ -15,7 +15,7 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from rgt.errors import RgtError
+from rgt.base.errors import RgtError
 from rgt.hosts import add_host_options
 
 STOP_TIMEOUT_S = 300
@@ -48,6 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_down(args: argparse.Namespace) -> int:
     """Handler of ``rgt down``."""
+    from rgt.down.evidence import gather, grid_reasons, load_grid_config
     from rgt.down.gate import decide
     from rgt.hosts import host_entry
     from rgt.platforms.facts import load_platform
@@ -83,97 +84,6 @@ def run_down(args: argparse.Namespace) -> int:
               + ("" if approval else f" once you approve {decision.expected_approval}"))
         return 0
     return stop(entry.stop_command)
-
-
-def gather(alias: str, entry, root: str, export: Path, ssh_config: str | None,
-           states: Path, approved: set[str]):
-    """(evidence per run, whether ``root`` exists on the host, the grid's view of the host):
-    the manifest survey, then one snapshot (jobs and heartbeats)."""
-    from rgt.down.gate import combine
-    from rgt.grid.survey import RUNNING, HostView, host_runs
-    from rgt.remote.ssh import RemoteHost, resolve_host
-
-    with RemoteHost(resolve_host(alias, ssh_config)) as host:
-        survey = read_survey(host, alias, entry, root)
-        snapshot = read_snapshot(host, alias, root)
-    on_host = host_runs(snapshot)
-    running = {run_id for run_id, run in on_host.items() if run.state == RUNNING}
-    local = {run_id: local_evidence(export, run_id) for run_id in survey["runs"]}
-    at_risk = {run_id: risk_of(states / run_id, on_host[run_id]) for run_id in running}
-    runs = combine(survey["runs"], running, local, at_risk, approved)
-    return runs, survey["root_exists"], HostView(alias, on_host)
-
-
-def read_survey(host, alias: str, entry, root: str) -> dict:
-    """The manifest builder's survey of every run under ``root`` (``rgt.pull.fetch``)."""
-    from rgt.down.gate import parse_survey
-    from rgt.pull.fetch import survey_host
-
-    reply = survey_host(host, entry.python, root)
-    try:
-        return parse_survey(reply)
-    except ValueError as error:
-        raise RgtError(f"{alias}: unreadable survey reply ({error}): {reply[:200]!r}",
-                       fix=f"check that python: ({entry.python}) runs plain Python 3 on "
-                           "the host") from None
-
-
-def read_snapshot(host, alias: str, root: str):
-    """``rgt watch``'s snapshot of ``root``: every job's liveness, status and heartbeat."""
-    from rgt.grid.survey import COMMAND_TIMEOUT_S
-    from rgt.watch.collect import SnapshotError, parse_snapshot, snapshot_script
-
-    result = host.run(["bash", "-c", snapshot_script(root)], timeout=COMMAND_TIMEOUT_S)
-    try:
-        return parse_snapshot(result.stdout)
-    except SnapshotError as error:
-        raise RgtError(f"{alias}: unreadable job snapshot ({error})",
-                       fix="check that bash and coreutils (base64, stat) run on the host; run "
-                           "the command again") from None
-
-
-def risk_of(state_dir: Path, run) -> str:
-    """What stopping the running ``run`` loses, from the local mirror record and its heartbeat."""
-    from rgt.down.gate import loss_text
-    from rgt.mirror.record import read_mirror
-
-    return loss_text(read_mirror(state_dir), run.step, run.started_at)
-
-
-def load_grid_config(path: str) -> dict | None:
-    """The config whose grid ``down`` consults; None when there is no such file."""
-    from rgt.config import load_config
-
-    return load_config(path) if Path(path).is_file() else None
-
-
-def grid_reasons(config: dict | None, args: argparse.Namespace, entry, view) -> list[str]:
-    """Cells of the grid that live only on this host (none without a config)."""
-    if config is None:
-        return []
-    from rgt.grid.cells import Relaunch, only_on, reconcile
-    from rgt.grid.expected import expected_cells, local_facts
-
-    cells = expected_cells(config)
-    runs, states = Path(config["paths"]["runs"]), Path(config["paths"]["checkpoints"])
-    local = {cell.run_id: local_facts(cell.run_id, runs, states, Path(args.export))
-             for cell in cells}
-    relaunch = Relaunch({entry.alias: entry.platform}, entry.alias,
-                        config_file=None if args.config == "config/config.yaml" else args.config,
-                        runs=config["paths"]["runs"])
-    return only_on(reconcile(cells, local, [view], relaunch), entry.alias)
-
-
-def local_evidence(export: Path, run_id: str) -> tuple[str | None, str | None]:
-    """(the verified manifest digest of ``export/<run_id>`` or None, damage or None)."""
-    from rgt.pull.closeout import read_verified, shallow_problems
-
-    record = read_verified(export / run_id)
-    if record is None or not isinstance(record.get("manifest_sha256"), str):
-        return None, None
-    problems = shallow_problems(export / run_id, record["manifest_sha256"])
-    damage = "; ".join(f"{p.path} {p.detail}" for p in problems[:5]) or None
-    return record["manifest_sha256"], damage
 
 
 def show(alias: str, entry, platform: dict, root: str, runs, root_exists: bool) -> None:

@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from rgt.mirror.record import MirrorRecord, parse_time, work_at_risk
+from rgt.base.clock import parse_time
+from rgt.mirror.record import MirrorRecord, work_at_risk
 
 SURVEY_SCHEMA = "rgt/pull-survey/v1"
 

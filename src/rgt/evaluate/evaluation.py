@@ -11,13 +11,13 @@ from pathlib import Path
 import torch
 import yaml
 
-from rgt import atomic
+from rgt.base import files
+from rgt.base.errors import RunStateError
+from rgt.base.files import read_json
 from rgt.data import load_dataset, make_split, split_sha256
-from rgt.errors import RunStateError
-from rgt.evaluate.scoring import DIRECTIONS, Scores, score
 from rgt.models import build_model
 from rgt.train.determinism import configure
-from rgt.train.status import read_json
+from rgt.train.scoring import DIRECTIONS, Scores, score
 from rgt.train.trainer import split_tensors
 
 EVAL_SPLITS = ("val", "test")
@@ -39,7 +39,7 @@ def evaluate_run(run_dir: Path) -> dict:
               for name in EVAL_SPLITS}
     write_predictions(run_dir / "predictions.parquet", scores, dataset)
     results = results_document(record, config, {name: s for name, (_, s) in scores.items()})
-    atomic.write_json(run_dir / "results.json", results)
+    files.write_json(run_dir / "results.json", results)
     return results
 
 
@@ -79,5 +79,5 @@ def write_predictions(path: Path, scores: dict, dataset) -> None:
         columns["scores"] += split_scores.probabilities.tolist()
     schema = pa.schema([("split", pa.string()), ("sample_id", pa.int64()), ("label", pa.int64()),
                         ("prediction", pa.int64()), ("scores", pa.list_(pa.float32()))])
-    with atomic.atomic_open(path) as handle:
+    with files.atomic_open(path) as handle:
         pq.write_table(pa.table(columns, schema=schema), handle)

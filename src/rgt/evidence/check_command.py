@@ -73,7 +73,7 @@ def print_reconcile(report: dict) -> None:
 
 def run_check_evidence(args: argparse.Namespace) -> int:
     """Handler of ``rgt check-evidence``: 0 when every reference number is reproduced."""
-    from rgt.evidence.compare import compare_evidence
+    from rgt.evidence.check_reference import compare_evidence
 
     reference = read_document(args.reference, EVIDENCE_SCHEMA, "rgt evidence")
     current = read_document(args.evidence, EVIDENCE_SCHEMA, "rgt evidence")
@@ -96,7 +96,7 @@ def run_check_evidence(args: argparse.Namespace) -> int:
 def run_data_pin(args: argparse.Namespace) -> int:
     """Handler of ``rgt data-pin``: write the pins, or check the data against them."""
     from rgt.config import load_config
-    from rgt.deliver.datapin import require_pins, write_pins
+    from rgt.evidence.datapin import require_pins, write_pins
 
     config = load_config(args.config)
     if args.check:

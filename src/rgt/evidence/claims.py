@@ -9,13 +9,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rgt.deliver.disclosures import (
+    SINGLE_SEED,
+    claim_id,
+    finding_disclosures,
+    variant_disclosures,
+)
 from rgt.deliver.inputs import DeliveryError
 from rgt.deliver.registry import figure_for
 
 EVIDENCE_SCHEMA = "rgt/evidence/v1"
 VERIFY_SCHEMA = "rgt/verify/v1"
 CLAIM_SPLIT = "test"
-SINGLE_SEED = "single seed"
 # Verdicts that limit what a comparison shows; "effect" and "noise" are stated, not disclosed.
 LIMITING_VERDICTS = ("underpowered", "confounded", "suspect-bug")
 COMPARISON_FIELDS = (
@@ -34,32 +39,10 @@ COMPARISON_FIELDS = (
 )
 
 
-def claim_id(exp_id: str, variant: str, metric: str, split: str) -> str:
-    """The id of the claim about ``variant``'s mean ``metric`` on ``split``."""
-    return f"{exp_id}/{variant}/{metric}/{split}"
-
-
 def comparison_claim_id(comparison: dict) -> str:
     """The id of the claim about a verify comparison (candidate minus baseline)."""
     pair = f"{comparison['candidate']}-vs-{comparison['baseline']}"
     return claim_id(comparison["exp_id"], pair, comparison["metric"], comparison["split"])
-
-
-def finding_text(finding: dict) -> str:
-    """A finding as one disclosure line: ``<severity>: <check>: <detail>``."""
-    return f"{finding.get('severity')}: {finding.get('check')}: {finding.get('detail')}"
-
-
-def finding_disclosures(claim: str, findings: list[dict]) -> list[str]:
-    """Disclosure lines of the findings that list ``claim``, in report order, without repeats."""
-    texts = [finding_text(item) for item in findings if claim in (item.get("claims") or [])]
-    return list(dict.fromkeys(texts))
-
-
-def variant_disclosures(claim: str, n_seeds: int, findings: list[dict]) -> list[str]:
-    """Findings attached to a variant claim, plus ``single seed`` when only one seed ran."""
-    single = [SINGLE_SEED] if n_seeds == 1 else []
-    return finding_disclosures(claim, findings) + single
 
 
 def figure_path(metric: str, split: str, figures_dir: str | Path) -> str | None:

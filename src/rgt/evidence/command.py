@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from rgt.atomic import write_json
+from rgt.base.files import write_json
 from rgt.deliver.aggregate import AGGREGATE_SCHEMA
 from rgt.deliver.inputs import file_record, read_document
 from rgt.evidence.claims import VERIFY_SCHEMA, build_evidence

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from rgt.grid.expected import Cell, LocalCheckpoint, LocalFacts
-from rgt.grid.survey import FINISHED, PARTIAL, RUNNING, HostRun, HostView
+from rgt.grid.host_views import FINISHED, PARTIAL, RUNNING, HostRun, HostView
 
 VERIFIED, LOCAL, ON_HOST, MISSING, UNKNOWN = "verified", "local", "on-host", "missing", "unknown"
 STATES = (VERIFIED, LOCAL, ON_HOST, RUNNING, PARTIAL, MISSING, UNKNOWN)
@@ -77,7 +77,7 @@ class CellState:
 
 def age_text(saved_at: str | None, now: datetime | None = None, suffix: str = "old") -> str:
     """``12 min old`` (or ``3.5 h old``, ``2.0 d old``) for an rgt UTC stamp; '' when unknown."""
-    from rgt.mirror.record import parse_time
+    from rgt.base.clock import parse_time
 
     try:
         moment = parse_time(saved_at) if saved_at else None

@@ -1,7 +1,7 @@
 """``rgt reconcile-grid``: the config's grid against what exists, locally and on every host.
 
 Exit 0 when every cell is ``verified`` or ``local``; 1 when any cell is a gap (each listed with
-the command that closes it). One read-only SSH command per host (``rgt.grid.survey``).
+the command that closes it). One read-only SSH command per host (``rgt.grid.host_views``).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from rgt.errors import RgtError
+from rgt.base.errors import RgtError
 from rgt.hosts import add_host_options
 
 DEFAULT_CONFIG = "config/config.yaml"
@@ -75,7 +75,7 @@ def grid_states(config: dict, entries: dict, args: argparse.Namespace):
     """(every cell's state, every host's view): the whole reconciliation."""
     from rgt.grid.cells import Relaunch, reconcile
     from rgt.grid.expected import expected_cells, local_facts
-    from rgt.grid.survey import survey_hosts
+    from rgt.grid.host_views import survey_hosts
 
     cells = expected_cells(config)
     runs, states = Path(config["paths"]["runs"]), Path(config["paths"]["checkpoints"])

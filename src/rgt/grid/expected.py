@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from rgt.base.files import read_json
 from rgt.mirror.record import MirrorRecord, read_mirror
 from rgt.train.checkpoint import CheckpointStore
 from rgt.train.sealing import is_sealed
-from rgt.train.status import read_json
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ class LocalFacts:
 
 def expected_cells(config: dict) -> list[Cell]:
     """Every cell the config asks for, in plan order."""
-    from rgt.runplan import plan_runs
+    from rgt.plan.runplan import plan_runs
 
     return [Cell(spec.exp_id, spec.variant, spec.seed, spec.run_id) for spec in plan_runs(config)]
 
@@ -86,8 +86,8 @@ def bundle_state(export: Path, run_id: str, deep: bool = False) -> tuple[bool, s
     The cheap check (``rgt down``'s: manifest identity, every file there with its size) by
     default; ``deep`` re-hashes and re-loads everything (``rgt pull --verify-only``).
     """
-    from rgt.down.command import local_evidence
     from rgt.pull.bundle import verify_bundle
+    from rgt.pull.closeout import local_evidence
 
     digest, damage = local_evidence(export, run_id)
     if digest is None:

@@ -14,8 +14,8 @@ from typing import Any
 
 import yaml
 
+from rgt.base.errors import ConfigError
 from rgt.config import read_yaml
-from rgt.errors import ConfigError
 
 SCHEMA_PATH = Path(__file__).with_name("schema.yaml")
 DEFAULT_PATH = Path("config/hosts.yaml")

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from rgt.errors import RgtError
+from rgt.base.errors import RgtError
 from rgt.mirror.policy import MirrorInterval, mirror_interval
 from rgt.mirror.record import MirrorRecord, read_mirror
 from rgt.mirror.sync import MirrorTarget, mirror_once

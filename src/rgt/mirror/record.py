@@ -11,8 +11,8 @@ from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from rgt.atomic import write_json
-from rgt.train.status import read_json
+from rgt.base.clock import parse_time
+from rgt.base.files import read_json, write_json
 
 SCHEMA = "rgt/mirror/v1"
 FILE_NAME = "MIRROR.json"
@@ -66,17 +66,6 @@ def read_mirror(state_dir: Path) -> MirrorRecord | None:
         return MirrorRecord(**{key: value for key, value in body.items() if key in fields})
     except TypeError:
         return None
-
-
-def parse_time(text: str) -> datetime:
-    """An ISO 8601 UTC time as written by rgt (``...Z`` or ``+00:00``)."""
-    return datetime.fromisoformat(text.replace("Z", "+00:00"))
-
-
-def utc_now_iso() -> str:
-    """Now, as rgt writes times (milliseconds, ``Z``)."""
-    now = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
-    return now.replace("+00:00", "Z")
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rgt.errors import ConfigError
+from rgt.base.errors import ConfigError
 from rgt.mirror.loop import MirrorLoop, MirrorSettings
 from rgt.mirror.sync import MirrorTarget
 from rgt.remote.jobs import RemoteLayout

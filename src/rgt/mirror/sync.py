@@ -12,11 +12,12 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from rgt.atomic import write_json
-from rgt.errors import RgtError
-from rgt.hashing import sha256_file
-from rgt.mirror.record import MirrorRecord, read_mirror, utc_now_iso
-from rgt.mirror.survey import SMALL_FILES, Marker, StateSurvey, parse_survey, survey_command
+from rgt.base.clock import utc_now_ms
+from rgt.base.errors import RgtError
+from rgt.base.files import write_json
+from rgt.base.hashing import sha256_file
+from rgt.mirror.record import MirrorRecord, read_mirror
+from rgt.mirror.state_listing import SMALL_FILES, Marker, StateSurvey, parse_survey, survey_command
 from rgt.remote.ssh import RemoteHost
 from rgt.remote.transfer import pull, push
 from rgt.train.checkpoint import CheckpointStore
@@ -67,7 +68,7 @@ def mirror_once(host: RemoteHost, python: str, target: MirrorTarget,
     _check_arrival(target.local_dir, newest)
     record = MirrorRecord(
         target.run_id, host.spec.alias, newest.step, _total_steps(state), newest.file,
-        newest.bytes, newest.sha256, newest.created_at, utc_now_iso(), stats.seconds,
+        newest.bytes, newest.sha256, newest.created_at, utc_now_ms(), stats.seconds,
         stats.bytes_sent, interval_seconds, state.remote_step, _step_seconds(previous, state),
         interval_formula)
     record.write(target.local_dir)
@@ -108,7 +109,7 @@ def _total_steps(state: StateSurvey) -> int | None:
 
 def _step_seconds(previous: MirrorRecord | None, state: StateSurvey) -> float | None:
     """Seconds per step from two heartbeats (the previous mirror's and now)."""
-    from rgt.mirror.record import parse_time
+    from rgt.base.clock import parse_time
 
     beat = state.heartbeat
     if not (previous and previous.remote_step is not None and beat and beat.get("updated_at")):

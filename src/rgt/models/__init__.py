@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from torch import nn
 
-from rgt.plugins import resolve
+from rgt.base.plugins import resolve
 
 
 class SmallCNN(nn.Module):

@@ -71,7 +71,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def _load(root: Path) -> dict[str, dict]:
-    from rgt.errors import ConfigError
+    from rgt.base.errors import ConfigError
     from rgt.platforms.facts import load_all
 
     platforms = load_all(root)

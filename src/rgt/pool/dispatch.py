@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rgt.errors import ConfigError
+from rgt.base.errors import ConfigError
 from rgt.pool.leases import LeaseBook, Placement
 from rgt.pool.station import Station
 from rgt.remote.jobs import Lease

@@ -12,7 +12,7 @@ import logging
 import threading
 from collections.abc import Callable
 
-from rgt.errors import RgtError
+from rgt.base.errors import RgtError
 from rgt.remote.jobs import RemoteLayout, probe_script
 from rgt.remote.ssh import RemoteHost
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from rgt.atomic import write_json
-from rgt.mirror.record import utc_now_iso
-from rgt.train.status import read_json
+from rgt.base.clock import utc_now_ms
+from rgt.base.files import read_json, write_json
 
 SCHEMA = "rgt/pool-lease/v1"
 
@@ -47,6 +46,6 @@ class LeaseBook:
         if current is not None and current.host == host:
             return current
         placement = Placement(run_id, host, (current.epoch + 1) if current else 1,
-                              utc_now_iso())
+                              utc_now_ms())
         write_json(self.directory / f"{run_id}.json", asdict(placement))
         return placement

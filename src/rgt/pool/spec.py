@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from rgt.errors import ConfigError
+from rgt.base.errors import ConfigError
 from rgt.hosts import HostEntry, load_hosts
 
 ALIAS = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")

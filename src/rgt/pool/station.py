@@ -8,8 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rgt.atomic import write_json
-from rgt.errors import RgtError
+from rgt.base.errors import RgtError
+from rgt.base.files import write_json
 from rgt.mirror import setup as mirror_setup
 from rgt.mirror.sync import MirrorTarget, seed_host
 from rgt.pool.spec import PoolHost, audit_slots
@@ -60,12 +60,17 @@ class Station:
         return 0 if self.unreachable_since is not None else self.slots - len(self.running)
 
     def tree(self, config_file: str) -> str:
-        """Audit the host and deploy the code once per config; the pushed tree's hash."""
-        from rgt.remote.up import audit_path
+        """Audit the host and deploy the code once per config; the pushed tree's hash.
+
+        The checkpoints are sized from the smoke gate's records: this process (Snakemake's)
+        never builds a model nor imports torch."""
+        from rgt.config import load_config
+        from rgt.remote.up import audit_path, planned_checkpoints
 
         if config_file not in self.trees:
             self.runner.resolve_root()
-            self.audit = self.runner.audit(self.project / config_file)
+            plan = planned_checkpoints(load_config(self.project / config_file), self.project)
+            self.audit = self.runner.audit(plan)
             write_json(audit_path(self.project, self.alias), self.audit)
             self.report(f"rgt: {self.alias}: "
                         f"{self.audit['budget']['summary'].splitlines()[0]}")

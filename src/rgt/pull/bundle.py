@@ -13,7 +13,7 @@ import os
 from dataclasses import asdict, dataclass
 from pathlib import Path, PurePosixPath
 
-from rgt.hashing import sha256_file
+from rgt.base.hashing import sha256_file
 from rgt.pull.manifest import MANIFEST, SCHEMA, SOURCES, UNSAFE_NAME, manifest_sha256
 
 VERIFIED = "PULL_VERIFIED.json"

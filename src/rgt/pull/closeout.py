@@ -13,7 +13,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rgt.atomic import fsync_dir, write_json
+from rgt.base.clock import utc_now
+from rgt.base.files import fsync_dir, write_json
 from rgt.pull.bundle import (
     MANIFEST,
     REASON,
@@ -23,7 +24,6 @@ from rgt.pull.bundle import (
     verify_bundle,
 )
 from rgt.pull.manifest import manifest_sha256
-from rgt.train.status import utc_now
 
 VERIFIED_SCHEMA = "rgt/pull-verified/v1"
 REASON_SCHEMA = "rgt/quarantine/v1"
@@ -155,3 +155,13 @@ def quarantine(partial: Path, export: Path, run_id: str, reason: str,
     fsync_dir(partial.parent)
     fsync_dir(root)
     return Outcome("quarantined", target, reason, list(problems))
+
+
+def local_evidence(export: Path, run_id: str) -> tuple[str | None, str | None]:
+    """(the verified manifest digest of ``export/<run_id>`` or None, damage or None)."""
+    record = read_verified(export / run_id)
+    if record is None or not isinstance(record.get("manifest_sha256"), str):
+        return None, None
+    problems = shallow_problems(export / run_id, record["manifest_sha256"])
+    damage = "; ".join(f"{p.path} {p.detail}" for p in problems[:5]) or None
+    return record["manifest_sha256"], damage

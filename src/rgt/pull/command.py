@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from rgt.errors import RgtError
+from rgt.base.errors import RgtError
 from rgt.hosts import add_host_options
 
 

@@ -10,8 +10,8 @@ import json
 from collections import defaultdict
 from pathlib import Path, PurePosixPath
 
-from rgt.errors import RgtError
-from rgt.hashing import sha256_bytes
+from rgt.base.errors import RgtError
+from rgt.base.hashing import sha256_bytes
 from rgt.pull import manifest as builder
 from rgt.pull.bundle import manifest_problems
 from rgt.remote.jobs import JobStatus, RemoteLayout, parse_probe, probe_script

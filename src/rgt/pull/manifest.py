@@ -110,7 +110,7 @@ def build(root: str, run_id: str, created_at: str = "") -> dict:
 
 
 def canonical(obj: object) -> str:
-    """Canonical JSON (sorted keys, no whitespace); equal to ``rgt.hashing.canonical_json``."""
+    """Canonical JSON (sorted keys, no whitespace); equal to ``rgt.base.hashing.canonical_json``."""
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 

@@ -16,10 +16,10 @@ import tarfile
 from collections.abc import Mapping
 from pathlib import Path
 
+from rgt.remote.listing import quoted
 from rgt.remote.parse import sha256_printed
 from rgt.remote.ssh import RemoteHost
 from rgt.remote.streams import PART, SHA256_SETUP, Advance, idle_timeout
-from rgt.remote.survey import quoted
 
 SMALL_FILE = 1 << 20
 BATCH_BYTES = 32 << 20

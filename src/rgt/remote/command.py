@@ -27,15 +27,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_up(args: argparse.Namespace) -> int:
     """Handler of ``rgt up``."""
-    from rgt.atomic import write_json
+    from rgt.base.files import write_json
+    from rgt.config import load_config
     from rgt.platforms.facts import load_platform
     from rgt.remote.ssh import RemoteHost, resolve_host
-    from rgt.remote.up import audit_host, audit_path, refuse_unless_fits
+    from rgt.remote.up import audit_host, audit_path, planned_checkpoints, refuse_unless_fits
+    from rgt.train.smoke import measure_state
 
     platform = load_platform(args.platform)
     root = args.root or f"{platform.get('durable_dir') or '~'}/rgt"
+    plan = planned_checkpoints(load_config(args.config), Path.cwd(), measure=measure_state)
     with RemoteHost(resolve_host(args.alias, args.ssh_config)) as host:
-        record = audit_host(host, root, args.python, args.config, platform.get("inode_cap"))
+        record = audit_host(host, root, args.python, plan, platform.get("inode_cap"))
     record.update(alias=args.alias, platform=args.platform)
     write_json(audit_path(Path.cwd(), args.alias), record)
     print(json.dumps(record, indent=2) if args.json else _summary(record))
@@ -60,7 +63,8 @@ def _summary(record: dict) -> str:
 
 
 def _gotcha_lines(gotchas: list[dict]) -> list[str]:
-    """The platform gotcha verdicts (rgt.doctor.host): one line each, the fix under a warning."""
+    """The platform gotcha verdicts (rgt.platforms.gotchas): one line each, a warning's fix
+    under it."""
     lines = []
     for item in gotchas:
         lines.append(f"  {item['severity']:<7} {item['entry']:<4} {item['check']}: "

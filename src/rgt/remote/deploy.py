@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 
 import rgt
-from rgt.hashing import digest_json, sha256_file
+from rgt.base.hashing import digest_json, sha256_file
 
 SKIP_PARTS = ("__pycache__",)
 REMOTE_CONFIG = "run-config.yaml"
@@ -23,7 +23,7 @@ HOST_AUDIT = "host-audit.json"  # the phase-0 audit, pushed beside the config, s
 def project_files() -> dict[str, Path]:
     """The ``rgt`` package exactly as this process runs it, as ``src/rgt/...`` paths.
 
-    The same files decide the run ids (see ``rgt.runplan``), so the host computes the same ids.
+    The same files decide the run ids (see ``rgt.plan.runplan``), so the host computes the same ids.
     """
     package = Path(rgt.__file__).parent
     return {f"src/rgt/{path.relative_to(package).as_posix()}": path
@@ -39,7 +39,7 @@ def plugin_files(config: dict, project: Path) -> dict[str, Path]:
     package, so its own imports of sibling modules work on the host. A plugin installed
     elsewhere (site-packages) is not shipped: the host's environment must provide it.
     """
-    from rgt.runplan import plugin_names
+    from rgt.plan.runplan import plugin_names
 
     files: dict[str, Path] = {}
     for name in plugin_names(config):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import paramiko
 
-from rgt.errors import RgtError
+from rgt.base.errors import RgtError
 from rgt.remote.sshconfig import HostSpec
 
 

@@ -13,8 +13,9 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rgt.errors import RgtError
-from rgt.hashing import sha256_file
+from rgt.base.errors import RgtError
+from rgt.base.hashing import sha256_file
+from rgt.platforms.host_audit import BudgetPlan
 from rgt.remote.deploy import (
     HOST_AUDIT,
     REMOTE_CONFIG,
@@ -34,6 +35,7 @@ from rgt.remote.jobs import (
 from rgt.remote.snakejobs import SnakeJob
 from rgt.remote.ssh import RemoteHost
 from rgt.remote.transfer import TransferStats, pull, push, remote_manifest
+from rgt.remote.up import audit_host, refuse_unless_fits
 
 # What the project needs besides torch, which the image provides and which is never touched.
 RUNTIME_MODULES = {"numpy": "numpy>=1.24", "yaml": "pyyaml>=6", "jsonschema": "jsonschema>=4.20",
@@ -102,11 +104,9 @@ class RemoteRunner:
             self.layout = RemoteLayout(result.stdout.strip().splitlines()[-1])
         return self.layout.root
 
-    def audit(self, config_file: Path, inode_cap: int | None = None) -> dict:
+    def audit(self, plan: BudgetPlan, inode_cap: int | None = None) -> dict:
         """Phase-0 audit of the host; refuses (AuditError) when the planned runs cannot fit."""
-        from rgt.remote.up import audit_host, refuse_unless_fits
-
-        record = audit_host(self.host, self.layout.root, self.python, config_file, inode_cap)
+        record = audit_host(self.host, self.layout.root, self.python, plan, inode_cap)
         refuse_unless_fits(record)
         self.host_audit = record
         return record
@@ -157,7 +157,7 @@ class RemoteRunner:
 
     def _start_watchdog(self, tree: str) -> None:
         """Keep heartbeats, status and the idle alarm going on the host when we are gone."""
-        from rgt.watch.start import watchdog_start_script
+        from rgt.remote.watchdog_start import watchdog_start_script
 
         if self.watchdog_options is None:
             return

@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from rgt.errors import RgtError
-from rgt.hashing import digest_json, sha256_file
+from rgt.base.errors import RgtError
+from rgt.base.hashing import digest_json, sha256_file
 from rgt.remote.transfer import validate_relpath
 
 KEY_PREFIX = "sm-"

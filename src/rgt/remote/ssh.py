@@ -19,7 +19,7 @@ from pathlib import Path
 
 import paramiko
 
-from rgt.errors import RgtError
+from rgt.base.errors import RgtError
 from rgt.remote.channel import ChannelDropped, CommandTimedOut, Deadline, execute
 from rgt.remote.hostkeys import HostKeyError, RefuseUnknownHostKey, changed_key_error
 from rgt.remote.sshconfig import HostSpec, load_config, lookup_jump, resolve_host

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import paramiko
 
-from rgt.errors import ConfigError
+from rgt.base.errors import ConfigError
 
 
 @dataclass(frozen=True)

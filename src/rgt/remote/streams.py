@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 
-from rgt.atomic import fsync_dir
+from rgt.base.files import fsync_dir
 from rgt.remote.parse import sha256_printed
 from rgt.remote.ssh import RemoteHost
 

@@ -17,9 +17,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from rgt.errors import RgtError
-from rgt.hashing import sha256_file
+from rgt.base.errors import RgtError
+from rgt.base.hashing import sha256_file
 from rgt.remote.batches import SMALL_FILE, batches, download_batch, upload_batch
+from rgt.remote.listing import RemoteFiles, listing, size_and_hash_commands, survey
 from rgt.remote.parse import marker, parse_manifest
 from rgt.remote.ssh import RemoteHost
 from rgt.remote.streams import (
@@ -32,7 +33,6 @@ from rgt.remote.streams import (
     settle_part,
     upload,
 )
-from rgt.remote.survey import RemoteFiles, listing, size_and_hash_commands, survey
 
 # Remote listings are one name per line, and sha256sum escapes backslashes (see parse.py).
 _UNLISTABLE = re.compile(r"[\x00-\x1f\x7f\\]")

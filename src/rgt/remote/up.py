@@ -1,17 +1,22 @@
 """Phase-0 audit of a rented host: reach it, read its disks, memory, GPUs and interpreter, and
 judge whether the planned checkpoints fit — before anything is launched.
 
-Talking (``query_host``) is separate from understanding (``rgt.platforms.audit`` parsers).
+Talking (``query_host``) is separate from understanding (``rgt.platforms.host_audit`` parsers).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 
-from rgt.doctor.host import host_gotchas, host_query, split_answers
-from rgt.platforms.audit import (
+from rgt.base.clock import utc_now
+from rgt.base.files import read_json
+from rgt.plan.paths import smoke_record
+from rgt.plan.runplan import RunSpec, plan_runs
+from rgt.platforms.gotchas import host_gotchas, host_query, split_answers
+from rgt.platforms.host_audit import (
     NVIDIA_SMI_QUERY,
     PROBE_SCRIPT,
     AuditError,
@@ -43,27 +48,50 @@ def query_host(host: RemoteHost, root: str, python: str | None) -> dict[str, str
     if python is not None:
         answers["probe"] = host.run([python, "-c", PROBE_SCRIPT], check=False,
                                     timeout=120).stdout
-    # The platform gotchas (rgt.doctor.host): one round trip for all of them.
+    # The platform gotchas (rgt.platforms.gotchas): one round trip for all of them.
     answers.update(split_answers(host.run(host_query(), check=False, timeout=60).stdout))
     return answers
 
 
-def checkpoint_plan(config: dict, plan_size: int) -> BudgetPlan:
-    """What the planned runs will keep on the host's disk, from the model's parameter count.
+def checkpoint_bytes(facts: dict) -> int:
+    """One checkpoint of a variant, from the state its smoke gate measured: the training state
+    (weights, buffers and optimizer moments after real optimizer steps), the selected weights
+    kept beside it, and a little for the rest (RNG, history, selection)."""
+    return int(facts["state_bytes"]) + int(facts["parameter_bytes"]) + (1 << 20)
 
-    A checkpoint holds the weights, Adam's two moments and the selected weights: about four
-    times the parameter bytes (plus a little for the rest of the state).
-    """
-    from rgt.data import load_dataset
-    from rgt.models import build_model
 
-    settings = config["defaults"]
-    dataset = load_dataset(settings["data"])
-    model = build_model(settings["model"], dataset.inputs.shape[1:], dataset.num_classes)
-    parameter_bytes = sum(p.numel() * p.element_size() for p in model.parameters())
-    keep = settings["checkpoint"]["keep"]
-    return BudgetPlan(checkpoint_bytes=4 * parameter_bytes + (1 << 20), keep=keep,
-                      runs=plan_size, scratch_bytes=1 << 30, files_per_run=2 * keep + 12)
+def checkpoint_plan(facts: list[dict], runs: int, keep: int) -> BudgetPlan:
+    """What ``runs`` planned runs will keep on the host's disk, each sized like the largest
+    variant measured (a variant not yet through its smoke gate is sized like that one)."""
+    if not facts:
+        raise AuditError("no variant of the plan has a smoke record to size its checkpoints",
+                         "run the smoke gate first (snakemake runs it before any training; "
+                         "by hand: rgt smoke --run-id RUN_ID --out smoke/SMOKE_ID.json)")
+    return BudgetPlan(checkpoint_bytes=max(checkpoint_bytes(item) for item in facts), keep=keep,
+                      runs=runs, scratch_bytes=1 << 30, files_per_run=2 * keep + 12)
+
+
+def recorded_state_facts(project: Path, plan: list[RunSpec]) -> dict[str, dict | None]:
+    """smoke id -> the model state facts its smoke record holds (None: no record yet)."""
+    facts: dict[str, dict | None] = {}
+    for spec in plan:
+        if spec.smoke_id not in facts:
+            record = read_json(project / smoke_record(spec.smoke_id)) or {}
+            facts[spec.smoke_id] = record.get("state") if record.get("ok") else None
+    return facts
+
+
+def planned_checkpoints(config: dict, project: Path,
+                        measure: Callable[[RunSpec], dict] | None = None) -> BudgetPlan:
+    """The budget of the config's plan from the smoke gate's records in ``project``; ``measure``
+    (``rgt up`` by hand, never the controller) sizes the variants that have none."""
+    plan = plan_runs(config)
+    facts = recorded_state_facts(project, plan)
+    if measure is not None:
+        first = {spec.smoke_id: spec for spec in reversed(plan)}
+        facts = {key: value or measure(first[key]) for key, value in facts.items()}
+    known = [value for value in facts.values() if value]
+    return checkpoint_plan(known, len(plan), config["defaults"]["checkpoint"]["keep"])
 
 
 def audit(answers: dict[str, str], root: str, plan: BudgetPlan,
@@ -98,14 +126,8 @@ def refuse_unless_fits(record: dict) -> None:
                          "free space on the host, pick a bigger disk, or plan fewer runs")
 
 
-def audit_host(host: RemoteHost, root: str, python: str, config_file: str | Path,
+def audit_host(host: RemoteHost, root: str, python: str, plan: BudgetPlan,
                inode_cap: int | None = None) -> dict:
-    """Query ``host`` and judge the config's planned runs against its disk (no refusal here)."""
-    from rgt.config import load_config
-    from rgt.runplan import plan_runs
-    from rgt.train.status import utc_now
-
-    config = load_config(config_file)
-    plan = checkpoint_plan(config, len(plan_runs(config)))
+    """Query ``host`` and judge the planned checkpoints against its disk (no refusal here)."""
     record = audit(query_host(host, root, python), root, plan, inode_cap)
     return {**record, "host": host.spec.alias, "audited_at": utc_now()}

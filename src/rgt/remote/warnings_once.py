@@ -11,7 +11,7 @@ import json
 from datetime import date
 from pathlib import Path
 
-from rgt.atomic import write_json
+from rgt.base.files import write_json
 from rgt.platforms.facts import danger_clocks, load_platform, project_platforms, stale_facts
 
 SEEN_FILE = Path(".rgt/seen-hosts.json")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from rgt.report.status import claim_runs, claim_status, run_status
+from rgt.report.ladder import claim_runs, claim_status, run_status
 
 COLUMNS = ("claim", "value", "n", "variance", "runs", "status", "disclosures")
 

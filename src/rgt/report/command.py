@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from rgt.atomic import write_text
+from rgt.base.files import write_text
 from rgt.deliver.inputs import read_document
 from rgt.evidence.claims import EVIDENCE_SCHEMA
 

@@ -20,9 +20,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO
 
-from rgt.atomic import atomic_open, write_json
-from rgt.errors import CheckpointError
-from rgt.hashing import sha256_file
+from rgt.base.errors import CheckpointError
+from rgt.base.files import atomic_open, write_json
+from rgt.base.hashing import sha256_file
 
 SCHEMA = "rgt/checkpoint/v1"
 _STEP_FILE = re.compile(r"^step-(\d+)\.(pt|json)$")

@@ -44,7 +44,7 @@ def run_train(args: argparse.Namespace) -> int:
 
 def _train(args: argparse.Namespace, world) -> int:
     from rgt.config import load_config
-    from rgt.runplan import find_run
+    from rgt.plan.runplan import find_run
 
     config = load_config(args.config)
     spec = find_run(config, args.run_id)
@@ -83,7 +83,7 @@ def _launch(args: argparse.Namespace, spec, runs: Path, checkpoints: Path) -> in
 def _read_host_audit(path: str) -> dict:
     import json
 
-    from rgt.errors import ConfigError
+    from rgt.base.errors import ConfigError
 
     try:
         return json.loads(Path(path).read_text())
@@ -94,10 +94,10 @@ def _read_host_audit(path: str) -> dict:
 
 def run_smoke(args: argparse.Namespace) -> int:
     """Handler of ``rgt smoke``."""
-    from rgt.atomic import write_json
+    from rgt.base.errors import ConfigError
+    from rgt.base.files import write_json
     from rgt.config import load_config
-    from rgt.errors import ConfigError
-    from rgt.runplan import plan_runs
+    from rgt.plan.runplan import plan_runs
     from rgt.train.smoke import smoke_test
 
     specs = [spec for spec in plan_runs(load_config(args.config))

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rgt.atomic import write_json
-from rgt.errors import ConfigError
+from rgt.base.errors import ConfigError
+from rgt.base.files import write_json
 from rgt.train.preemption import EXIT_PREEMPTED
 
 if TYPE_CHECKING:  # torch is imported where used: the launcher process never needs it

@@ -18,12 +18,12 @@ import time
 from contextlib import suppress
 from pathlib import Path
 
-from rgt.atomic import write_json
-from rgt.errors import RgtError
-from rgt.processes import pid_alive
+from rgt.base.clock import utc_now
+from rgt.base.errors import RgtError
+from rgt.base.files import read_json, write_json
+from rgt.base.processes import pid_alive
 from rgt.train.distributed import RANKS_DIR, REPORTS_ENV, report_path
 from rgt.train.preemption import EXIT_PREEMPTED, preemption_flag
-from rgt.train.status import read_json, utc_now
 
 POLL_S = 0.2
 # Once one rank has ended badly the group is broken; the survivors only get time to finish a

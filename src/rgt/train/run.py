@@ -16,9 +16,9 @@ from pathlib import Path
 
 import torch
 
+from rgt.base.errors import CheckpointError, DataError
 from rgt.data import load_dataset, make_split, split_sha256
-from rgt.errors import CheckpointError, DataError
-from rgt.runplan import RunSpec
+from rgt.plan.runplan import RunSpec
 from rgt.train.cadence import Cadence
 from rgt.train.checkpoint import CheckpointStore, CheckpointWarning
 from rgt.train.determinism import capture_rng, configure, restore_rng
@@ -26,8 +26,8 @@ from rgt.train.distributed import SINGLE, World
 from rgt.train.preemption import EXIT_PREEMPTED, preemption_flag
 from rgt.train.probes import data_starvation, probes_enabled, run_probes
 from rgt.train.progress import TrainingProgress, run_logger
+from rgt.train.run_status import RunStatus
 from rgt.train.sealing import is_sealed, seal_run
-from rgt.train.status import RunStatus
 from rgt.train.trainer import Trainer
 
 
@@ -108,7 +108,7 @@ def _train(spec: RunSpec, trainer: Trainer, state_dir: Path, status: RunStatus,
 
 def _write_probes(trainer: Trainer, state_dir: Path, logger: logging.Logger) -> None:
     """The opt-in run-time probes on the first batch of a fresh run (they work on copies)."""
-    from rgt.atomic import write_json
+    from rgt.base.files import write_json
 
     size = trainer.per_rank_batch
     inputs, labels = (trainer.train_x[:size].to(trainer.device),

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import yaml
 
-from rgt import atomic
-from rgt.environment import git_state, package_versions
-from rgt.hashing import state_dict_sha256
-from rgt.runplan import RunSpec
-from rgt.train.status import read_json, utc_now
+from rgt.base import files
+from rgt.base.clock import utc_now
+from rgt.base.environment import git_state, package_versions
+from rgt.base.files import read_json
+from rgt.base.hashing import state_dict_sha256
+from rgt.plan.runplan import RunSpec
 
 SEALED_FILES = ("config.yaml", "train.csv", "model.pt", "run.json")
 HISTORY_COLUMNS = ("epoch", "step", "train_loss", "val_loss", "val_accuracy", "lr")
@@ -30,15 +31,15 @@ def seal_run(run_dir: Path, spec: RunSpec, trainer, determinism: dict, started: 
              attempts: int, host_audit: dict | None = None) -> dict:
     """Write the run's files atomically, ``run.json`` last; return the run record."""
     run_dir.mkdir(parents=True, exist_ok=True)
-    atomic.write_text(run_dir / "config.yaml", yaml.safe_dump(spec.config, sort_keys=True))
-    atomic.write_text(run_dir / "train.csv", history_csv(trainer.history))
+    files.write_text(run_dir / "config.yaml", yaml.safe_dump(spec.config, sort_keys=True))
+    files.write_text(run_dir / "train.csv", history_csv(trainer.history))
     import torch  # here: ``is_sealed`` serves the launcher, which never imports torch
 
     selected = trainer.selection["model"]
-    with atomic.atomic_open(run_dir / "model.pt") as handle:
+    with files.atomic_open(run_dir / "model.pt") as handle:
         torch.save(selected, handle)
     record = run_record(spec, trainer, determinism, started, attempts, host_audit)
-    atomic.write_json(run_dir / "run.json", record)
+    files.write_json(run_dir / "run.json", record)
     return record
 
 

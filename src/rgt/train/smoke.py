@@ -13,8 +13,8 @@ import math
 import sys
 import time
 
-from rgt.errors import RgtError, TrainingDiverged
-from rgt.runplan import RunSpec
+from rgt.base.errors import RgtError, TrainingDiverged
+from rgt.plan.runplan import RunSpec
 from rgt.train import probes
 
 
@@ -51,8 +51,41 @@ def smoke_test(spec: RunSpec, steps: int = 2) -> dict:
         print(f"warning: {label}: {line}", file=sys.stderr)
     return {"schema": "rgt/smoke/v1", "smoke_id": spec.smoke_id, "exp_id": spec.exp_id,
             "variant": spec.variant, "ok": True, "losses": losses,
+            "state": state_facts(trainer.model, trainer.optimizer),
             "seconds": time.perf_counter() - started, "probes": results,
             "advisories": advisories}
+
+
+def state_facts(model, optimizer) -> dict:
+    """The sizes a checkpoint of this variant is made of, for the host audit to plan disk with
+    (the controller never builds the model): parameter count and bytes, and the bytes of the
+    whole training state (weights, buffers, optimizer state) as it stands."""
+    import torch
+
+    def tensors(value):
+        if torch.is_tensor(value):
+            yield value
+        elif isinstance(value, dict):
+            for item in value.values():
+                yield from tensors(item)
+
+    parameters = list(model.parameters())
+    state = [*tensors(model.state_dict()), *tensors(optimizer.state_dict()["state"])]
+    return {"parameters": sum(p.numel() for p in parameters),
+            "parameter_bytes": sum(p.numel() * p.element_size() for p in parameters),
+            "state_bytes": sum(t.numel() * t.element_size() for t in state)}
+
+
+def measure_state(spec: RunSpec) -> dict:
+    """``state_facts`` of a variant without a smoke record: build it on the CPU, one step."""
+    from rgt.train.run import load_run_data
+    from rgt.train.trainer import Trainer
+
+    config = {**spec.config, "train": {**spec.config["train"], "device": "cpu"}}
+    trainer = Trainer(config, *load_run_data(spec), spec.seed)
+    if trainer.total_steps:
+        trainer.train_step()  # the optimizer's state exists from its first step on
+    return state_facts(trainer.model, trainer.optimizer)
 
 
 def probe_batch(trainer):

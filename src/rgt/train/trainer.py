@@ -15,13 +15,13 @@ from collections.abc import Callable
 import torch
 import torch.nn.functional as F
 
+from rgt.base.errors import TrainingDiverged
+from rgt.base.hashing import digest_json
 from rgt.data import Dataset, positions
-from rgt.errors import TrainingDiverged
-from rgt.evaluate.scoring import is_better, score
-from rgt.hashing import digest_json
 from rgt.models import build_model
 from rgt.train.determinism import capture_rng, epoch_order, restore_rng, seed_everything
 from rgt.train.distributed import SINGLE, World, rank_seed, shard
+from rgt.train.scoring import is_better, score
 
 StepHook = Callable[[int, float, float], None]  # (step, seconds, loss)
 

@@ -10,8 +10,8 @@ import argparse
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
-from rgt.paths import smoke_record
-from rgt.rundirs import add_only_option
+from rgt.plan.paths import smoke_record
+from rgt.plan.rundirs import add_only_option
 from rgt.verify.settings import (
     MULTIPLICITY,
     PAIRINGS,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rgt.errors import RunStateError
+from rgt.base.errors import RunStateError
 
 COLUMNS = ("split", "sample_id", "label", "prediction", "scores")
 

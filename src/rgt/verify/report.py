@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from rgt.atomic import write_bytes, write_json, write_text
+from rgt.base.files import write_bytes, write_json, write_text
 from rgt.verify.audit import Audit
 from rgt.verify.compare import VERDICTS, Comparison
 from rgt.verify.controls import CHANCE_SLACK, SHUFFLE_ALPHA, SHUFFLES

@@ -7,8 +7,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
-from rgt.errors import RunStateError
-from rgt.rundirs import run_directories
+from rgt.base.errors import RunStateError
+from rgt.plan.rundirs import run_directories
 
 EVALUATED_FILES = ("results.json", "config.yaml", "predictions.parquet")
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from rgt.errors import ConfigError
+from rgt.base.errors import ConfigError
 
 PAIRINGS = ("unpaired", "paired")
 MULTIPLICITY = ("holm", "bh", "none")

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rgt.errors import RunStateError
+from rgt.base.errors import RunStateError
 from rgt.verify.findings import ClaimIndex, Finding
 from rgt.verify.runs import Run, read_json
 
 
 def smoke_id_of(run: Run) -> str | None:
     """The smoke id of the run's variant, or None when ``run.json`` lacks the hashes."""
-    from rgt.runplan import RunSpec
+    from rgt.plan.runplan import RunSpec
 
     hashes = [run.meta.get(key) for key in ("code_sha256", "data_sha256", "split_sha256")]
     if not all(isinstance(value, str) for value in hashes):

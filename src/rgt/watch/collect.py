@@ -29,7 +29,7 @@ import json
 import shlex
 from dataclasses import dataclass, field
 
-from rgt.platforms.audit import NVIDIA_SMI_QUERY, AuditError, Gpu, parse_nvidia_smi
+from rgt.platforms.host_audit import NVIDIA_SMI_QUERY, AuditError, Gpu, parse_nvidia_smi
 from rgt.watch.states import RunFacts
 
 HEADER = "rgt-snapshot 1"

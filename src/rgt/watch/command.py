@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from rgt.errors import ConfigError
+from rgt.base.errors import ConfigError
 from rgt.hosts import add_host_options
 
 

@@ -11,8 +11,8 @@ from rgt.mirror.record import read_mirror, work_at_risk
 def checkpoints_root(project: Path) -> Path:
     """The project's local checkpoint directory (``paths.checkpoints``; the default if the
     config cannot be read: watching must not need a valid config)."""
+    from rgt.base.errors import RgtError
     from rgt.config import load_config
-    from rgt.errors import RgtError
 
     try:
         return Path(project) / load_config(Path(project) / "config" / "config.yaml")[

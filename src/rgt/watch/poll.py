@@ -10,7 +10,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from rgt.errors import RgtError
+from rgt.base.errors import RgtError
 from rgt.hosts import HostEntry
 from rgt.remote.ssh import RemoteHost, resolve_host
 from rgt.watch.collect import Snapshot, SnapshotError, parse_snapshot, snapshot_script

@@ -12,18 +12,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from rgt.base.clock import parse_utc
 from rgt.hosts import HostEntry
 from rgt.watch.classify import classify
 from rgt.watch.collect import Snapshot
-from rgt.watch.states import (
-    ACTIVE,
-    RUNNING,
-    UNREACHABLE,
-    RunFacts,
-    heartbeat_age,
-    parse_utc,
-    run_state,
-)
+from rgt.watch.states import ACTIVE, RUNNING, UNREACHABLE, RunFacts, heartbeat_age, run_state
 
 # (host alias, run id) -> (step, heartbeat time) of the previous refresh
 Previous = dict[tuple[str, str], tuple[int, float]]

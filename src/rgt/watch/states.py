@@ -18,7 +18,8 @@ States:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+
+from rgt.base.clock import parse_utc
 
 EXIT_PREEMPTED = 75
 RUNNING, STALLED, FINISHED, PREEMPTED, FAILED, DEAD = (
@@ -43,19 +44,6 @@ class RunFacts:
     train_log: str = ""
     job_log: str = ""
     extra: dict = field(default_factory=dict)
-
-
-def parse_utc(text: object) -> float | None:
-    """Seconds since the epoch of an ``rgt`` UTC stamp (``2025-01-02T03:04:05Z``), else None."""
-    if not isinstance(text, str):
-        return None
-    try:
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    return moment.timestamp()
 
 
 def heartbeat_age(facts: RunFacts, now: float) -> float | None:

@@ -6,6 +6,8 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from rgt.base.clock import duration
+
 COLOURS = {"running": "cyan", "stalled": "yellow", "finished": "green", "preempted": "magenta",
            "failed": "red", "dead": "red", "unreachable": "bold red", "no_runs": "dim"}
 COLUMNS = ("run id", "host", "state", "step", "loss", "steps/s", "ETA", "heartbeat", "GPU",
@@ -78,20 +80,6 @@ def host_line(row: dict) -> Text:
     if row.get("auto_stopped"):
         text.append(f"  auto-stopped with {row['auto_stopped']}", style="bold yellow")
     return text
-
-
-def duration(seconds: float | None) -> str:
-    """``42s``, ``7m05s``, ``3h02m``, ``2d04h``; ``-`` when unknown."""
-    if seconds is None:
-        return "-"
-    whole = int(seconds)
-    if whole < 60:
-        return f"{whole}s"
-    if whole < 3600:
-        return f"{whole // 60}m{whole % 60:02d}s"
-    if whole < 86400:
-        return f"{whole // 3600}h{whole % 3600 // 60:02d}m"
-    return f"{whole // 86400}d{whole % 86400 // 3600:02d}h"
 
 
 def money(amount: float | None, currency: str | None) -> str:

@@ -1,6 +1,6 @@
 """The host-side watchdog: keeps run state on the host's disk when no laptop is watching.
 
-Started detached with the jobs (``rgt.watch.start.watchdog_start_script``). Every interval it
+Started detached with the jobs (``rgt.remote.watchdog_start``). Every interval it
 takes the same snapshot ``rgt watch`` takes (``rgt.watch.collect``, run locally) and writes
 
     <root>/watchdog/heartbeat.json  {updated_at, started_at, pid, jobs: {run_id: state}, gpu,
@@ -24,8 +24,8 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from rgt.atomic import write_json
-from rgt.train.status import utc_now
+from rgt.base.clock import utc_now
+from rgt.base.files import write_json
 from rgt.watch.classify import classify
 from rgt.watch.collect import Snapshot, SnapshotError, parse_snapshot, snapshot_script
 from rgt.watch.rows import json_number, run_progress

@@ -251,7 +251,7 @@ def case_snapshot(work: Path) -> None:
     checkpoints/ with a status.json naming a live process that carries the run id; plus a
     watchdog heartbeat and ALARM.
     """
-    from rgt.train.status import utc_now
+    from rgt.base.clock import utc_now
     from rgt.watch.collect import snapshot_script
 
     layout = RemoteLayout(str(work))

@@ -1,4 +1,4 @@
-"""Crash-safe file writes: temp file -> flush -> fsync -> os.replace -> fsync(dir).
+"""Files: crash-safe writes (temp file -> flush -> fsync -> os.replace -> fsync(dir)) and reads.
 
 A reader sees either the old file or the complete new one, never a torn write, even when the
 writer is killed with SIGKILL or the machine loses power after ``os.replace`` returns.
@@ -59,3 +59,11 @@ def write_text(path: str | Path, text: str) -> None:
 def write_json(path: str | Path, obj: object) -> None:
     """Atomically write ``obj`` as indented, key-sorted JSON with a trailing newline."""
     write_text(path, json.dumps(obj, indent=2, sort_keys=True) + "\n")
+
+
+def read_json(path: str | Path) -> dict | None:
+    """A JSON file's content, or None when it is missing or torn."""
+    try:
+        return json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return None

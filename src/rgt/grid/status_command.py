@@ -15,8 +15,8 @@ import socket
 from datetime import datetime, timezone
 from pathlib import Path
 
-from rgt.processes import pid_alive
-from rgt.train.status import read_json
+from rgt.base.files import read_json
+from rgt.base.processes import pid_alive
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -62,7 +62,7 @@ def headline_metrics(run_dir: Path) -> dict:
 
 def collect(config: dict) -> list[dict]:
     """One row per planned run, then per sealed run that is not in the plan."""
-    from rgt.runplan import plan_runs
+    from rgt.plan.runplan import plan_runs
 
     runs_root, states_root = Path(config["paths"]["runs"]), Path(config["paths"]["checkpoints"])
     rows, planned = [], set()
@@ -81,9 +81,9 @@ def collect(config: dict) -> list[dict]:
 def newest_checkpoint(state_dir: Path, now: datetime | None = None) -> dict | None:
     """The run's newest complete local checkpoint: ``{"where": "local" | "mirror", "host",
     "step", "saved_at", "age_seconds", "text"}``; None when it has none."""
+    from rgt.base.clock import parse_time
     from rgt.grid.cells import checkpoint_text
     from rgt.grid.expected import newest_checkpoint as newest
-    from rgt.mirror.record import parse_time
 
     found = newest(state_dir)
     if found is None:

@@ -6,31 +6,15 @@ state from facts: the recorded state, the pid, and the heartbeat's age.
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
-from rgt.atomic import write_json
+from rgt.base.clock import utc_now
+from rgt.base.files import read_json, write_json
 
 STATES = ("running", "finished", "failed", "preempted")
-
-
-def utc_now(seconds: float | None = None) -> str:
-    """A UTC time (now, or ``seconds`` since the epoch) as ISO 8601 with a Z, to the second."""
-    moment = datetime.now(timezone.utc) if seconds is None else datetime.fromtimestamp(
-        seconds, timezone.utc)
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def read_json(path: Path) -> dict | None:
-    """A JSON file's content, or None when it is missing or torn."""
-    try:
-        return json.loads(Path(path).read_text())
-    except (OSError, ValueError):
-        return None
 
 
 class RunStatus:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rgt.atomic import write_json
+from rgt.base.files import write_json
 from rgt.deliver.inputs import DeliveryError, read_document
 
 DATA_PIN_SCHEMA = "rgt/data-pin/v1"
@@ -18,7 +18,7 @@ DATA_PIN_PATH = "evidence/data.json"
 
 def data_pins(config: dict) -> dict:
     """The pin document of ``config``: one entry per experiment and variant."""
-    from rgt.runplan import plan_runs
+    from rgt.plan.runplan import plan_runs
 
     pins = {(spec.exp_id, spec.variant): {"exp_id": spec.exp_id, "variant": spec.variant,
                                           "data_sha256": spec.data_sha256,

@@ -7,7 +7,7 @@ import importlib.util
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from rgt.errors import ConfigError
+from rgt.base.errors import ConfigError
 
 
 def resolve(name: str, builtins: Mapping[str, Callable], key: str) -> Callable:

@@ -13,9 +13,3 @@ def smoke_record(smoke_id: str) -> str:
     """Where the smoke gate of one variant writes its record."""
     return f"smoke/{smoke_id}.json"
 
-
-def figure_files() -> list[str]:
-    """Every output of every registered figure."""
-    from rgt.deliver.registry import FIGURES
-
-    return [f"figures/{fig}/{name}" for fig in sorted(FIGURES) for name in FIGURE_OUTPUTS]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import shlex
 
-from rgt.errors import ConfigError
+from rgt.base.errors import ConfigError
 from rgt.hosts import HostEntry
 
 

@@ -17,7 +17,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_plan(args: argparse.Namespace) -> int:
     """Handler of ``rgt plan``."""
     from rgt.config import load_config
-    from rgt.runplan import plan_runs
+    from rgt.plan.runplan import plan_runs
 
     rows = [{"run_id": s.run_id, "smoke_id": s.smoke_id, "exp_id": s.exp_id,
              "variant": s.variant, "seed": s.seed} for s in plan_runs(load_config(args.config))]

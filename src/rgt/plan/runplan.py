@@ -12,13 +12,13 @@ from functools import lru_cache
 from pathlib import Path
 
 import rgt
+from rgt.base.errors import ConfigError
+from rgt.base.hashing import digest_json, sha256_files
+from rgt.base.plugins import source_file
 from rgt.config import resolve_run_config
-from rgt.errors import ConfigError
-from rgt.hashing import digest_json, sha256_files
-from rgt.plugins import source_file
 
 # The packages whose code decides what a run computes; editing others retrains nothing.
-RUN_CODE = ("data", "models", "train", "evaluate", "plugins.py", "hashing.py")
+RUN_CODE = ("data", "models", "train", "evaluate", "base/plugins.py", "base/hashing.py")
 ID_LENGTH = 16
 
 
@@ -117,7 +117,7 @@ def _spec(config: dict, exp_id: str, variant: str, seed: int, overrides: dict) -
 
 def smoke_path(plan: list[RunSpec], run_id: str) -> str:
     """The smoke record that gates a run (one per variant)."""
-    from rgt.paths import smoke_record
+    from rgt.plan.paths import smoke_record
 
     for spec in plan:
         if spec.run_id == run_id:
@@ -135,8 +135,8 @@ def load_or_exit(config_file: str, extra_keys: set[str]) -> dict:
     """
     import sys
 
+    from rgt.base.errors import RgtError
     from rgt.config import load_config
-    from rgt.errors import RgtError
 
     try:
         if extra_keys:

@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rgt.errors import RgtError
+from rgt.base.errors import RgtError
 from rgt.hosts import HostEntry
 from rgt.watch.collect import Snapshot, SnapshotError, parse_snapshot, snapshot_script
 from rgt.watch.states import RunFacts

@@ -12,7 +12,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from rgt.errors import RgtError
+from rgt.base.errors import RgtError
 
 NVIDIA_SMI_QUERY = ("nvidia-smi --query-gpu=name,memory.total,memory.used,utilization.gpu "
                     "--format=csv,noheader,nounits")

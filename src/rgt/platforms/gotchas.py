@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 
-from rgt.platforms.audit import (
+from rgt.platforms.host_audit import (
     AuditError,
     Filesystem,
     filesystem_of,

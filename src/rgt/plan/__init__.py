@@ -1,0 +1,1 @@
+"""The run plan: which runs a config asks for, their ids, and the paths every stage names."""
