@@ -1,4 +1,5 @@
-"""Benchmark: atomic full-state checkpoint save vs. raw and non-atomic writes of the same bytes.
+"""Benchmark: atomic full-state checkpoint save vs. raw and non-atomic writes of the same bytes,
+and how long a background save blocks the training loop.
 
     python bench/checkpoint.py [--mib 64] [--rounds 7] [--dir DIR] [--json OUT]
 
@@ -7,10 +8,16 @@ Variants, all timed in one process with ``time.perf_counter()``:
   B   raw: the serialised bytes written with O_TRUNC over the previous file, then fsync
   B'  raw_atomic: the same bytes through the atomic protocol (tmp, fsync, replace, fsync dir)
   C   plain: torch.save(state, path), not atomic and not fsync'd
+  D   CheckpointStore.save_async: only the time the caller is blocked (the snapshot into reused
+      host buffers); the background write is then waited for, untimed, so every save finds
+      the writer idle, as with a cadence longer than a write
+  E   torch.save(state, file) + flush + fsync: the synchronous save D is compared with
 Each round runs the variants in rotated order with an untimed os.sync() before each; round 0 is
-a warm-up and not counted. Ratios are throughput ratios paired within a round. B' exists because
-on a VM with balloon free-page reporting any save that allocates fresh page cache (every atomic
-save) is slower than an in-place rewrite (docs: shared/reference/perf-anchors.md, section 2).
+a warm-up and not counted. Ratios A/x are throughput ratios paired within a round (higher is
+better); ``async_stall_ratio`` is D's blocked time / E's time, paired (lower is better; the
+goal, <= 0.10, is stated at >= 256 MiB). B' exists because on a VM with balloon free-page
+reporting any save that allocates fresh page cache (every atomic save) is slower than an
+in-place rewrite (perf-anchors, section 2).
 """
 
 from __future__ import annotations
@@ -32,15 +39,18 @@ from rgt.base.files import atomic_open
 from rgt.train.checkpoint import CheckpointStore
 
 CHUNK = 1 << 20
-VARIANTS = ("A", "B", "B'", "C")
+VARIANTS = ("A", "B", "B'", "C", "D", "E")
 LABELS = {
     "A": "A  CheckpointStore.save (atomic)",
     "B": "B  raw write+fsync (O_TRUNC)",
     "B'": "B' raw bytes, atomic protocol",
     "C": "C  torch.save(path), no fsync",
+    "D": "D  save_async: loop blocked",
+    "E": "E  torch.save(file) + fsync",
 }
 RATIOS = (("A", "B"), ("A", "B'"), ("A", "C"))
-GOALS = {("A", "B"): 0.9, ("A", "C"): 0.95}
+GOALS = {("A", "B"): 0.9, ("A", "B'"): 0.9, ("A", "C"): 0.95}
+STALL_GOAL = 0.10
 
 
 def build_state(mib: float) -> dict:
@@ -86,7 +96,28 @@ def raw_atomic_write(path: Path, data: bytes) -> None:
         write_chunks(handle.write, data)
 
 
-def make_variants(scratch: Path, state: dict, data: bytes) -> dict[str, Callable[[], None]]:
+def torch_save_fsync(path: Path, state: dict) -> None:
+    with open(path, "wb") as handle:
+        torch.save(state, handle)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+class AsyncSaves:
+    """Variant D: the blocked time of ``save_async``; the write is waited for untimed."""
+
+    def __init__(self, store: CheckpointStore, state: dict):
+        self.store, self.state, self.step = store, state, 0
+        self.background: list[float] = []
+
+    def __call__(self) -> float:
+        self.step += 1
+        pending = self.store.save_async(self.step, self.state)
+        self.background.append(pending.result().seconds)  # untimed: not the loop's cost
+        return pending.blocked_seconds
+
+
+def make_variants(scratch: Path, state: dict, data: bytes) -> dict[str, Callable[[], object]]:
     store = CheckpointStore(scratch / "store", keep=2)
     steps = iter(range(1, 1 << 30))
     return {
@@ -94,17 +125,21 @@ def make_variants(scratch: Path, state: dict, data: bytes) -> dict[str, Callable
         "B": lambda: raw_write(scratch / "raw.bin", data),
         "B'": lambda: raw_atomic_write(scratch / "raw_atomic.bin", data),
         "C": lambda: torch.save(state, scratch / "plain.pt"),
+        "D": AsyncSaves(CheckpointStore(scratch / "async", keep=2), state),
+        "E": lambda: torch_save_fsync(scratch / "sync.pt", state),
     }
 
 
-def timed(action: Callable[[], None]) -> float:
+def timed(action: Callable[[], object]) -> float:
+    """Seconds the action took, or the seconds it reports itself (D: only the blocked part)."""
     os.sync()  # untimed: the previous variant's dirty pages must not land in this timing
     started = time.perf_counter()
-    action()
-    return time.perf_counter() - started
+    reported = action()
+    elapsed = time.perf_counter() - started
+    return reported if isinstance(reported, float) else elapsed
 
 
-def run_rounds(variants: dict[str, Callable[[], None]], rounds: int) -> list[dict[str, float]]:
+def run_rounds(variants: dict[str, Callable[[], object]], rounds: int) -> list[dict[str, float]]:
     """Seconds per variant for each counted round (round 0 is a warm-up)."""
     counted = []
     for round_ in range(rounds):
@@ -122,15 +157,22 @@ def spread(values: list[float]) -> dict[str, float]:
 def summarise(rounds: list[dict[str, float]], nbytes: int) -> dict:
     throughput = {v: [nbytes / 1e6 / r[v] for r in rounds] for v in VARIANTS}
     ratios = {f"{a}/{b}": [r[b] / r[a] for r in rounds] for a, b in RATIOS}
+    stall = [r["D"] / r["E"] for r in rounds]
     goals = {
         f"{a}/{b}": {"goal": g, "median": statistics.median(ratios[f"{a}/{b}"])}
         for (a, b), g in GOALS.items()
     }
     for goal in goals.values():
         goal["met"] = goal["median"] >= goal["goal"]
+    goals["async_stall"] = {"goal": STALL_GOAL, "median": statistics.median(stall)}
+    goals["async_stall"]["met"] = goals["async_stall"]["median"] <= STALL_GOAL
     return {
         "mb_per_s": {v: {**spread(x), "rounds": x} for v, x in throughput.items()},
         "ratios": {k: {**spread(x), "rounds": x} for k, x in ratios.items()},
+        "async_stall_ratio": statistics.median(stall),
+        "async_stall": {**spread(stall), "rounds": stall,
+                        "blocked_seconds": [r["D"] for r in rounds],
+                        "sync_seconds": [r["E"] for r in rounds]},
         "goals": goals,
     }
 
@@ -144,10 +186,16 @@ def print_report(summary: dict, nbytes: int, counted: int) -> None:
     print(f"\n{'paired throughput ratio':<36} {'min':>9} {'median':>9} {'max':>9}")
     for key, s in summary["ratios"].items():
         print(f"{key:<36} {s['min']:>9.2f} {s['median']:>9.2f} {s['max']:>9.2f}")
+    s = summary["async_stall"]
+    print(f"{'D/E async stall (time, lower=better)':<36} {s['min']:>9.3f} {s['median']:>9.3f} "
+          f"{s['max']:>9.3f}")
+    print(f"{'  D blocked, s (median)':<36} {statistics.median(s['blocked_seconds']):>9.3f}")
+    print(f"{'  E torch.save+fsync, s (median)':<36} {statistics.median(s['sync_seconds']):>9.3f}")
     print()
     for key, g in summary["goals"].items():
         verdict = "met" if g["met"] else "not met"
-        print(f"goal {key} >= {g['goal']}: median {g['median']:.2f} -> {verdict}")
+        sign = "<=" if key == "async_stall" else ">="
+        print(f"goal {key} {sign} {g['goal']}: median {g['median']:.3f} -> {verdict}")
 
 
 def parse_args() -> argparse.Namespace:
@@ -168,10 +216,13 @@ def main() -> None:
     data = serialise(state)
     scratch = Path(tempfile.mkdtemp(prefix="rgt-bench-checkpoint-", dir=args.dir))
     try:
-        rounds = run_rounds(make_variants(scratch, state, data), args.rounds)
+        variants = make_variants(scratch, state, data)
+        rounds = run_rounds(variants, args.rounds)
+        variants["D"].store.close()
     finally:
         shutil.rmtree(scratch)  # the big files must not outlive the run
     summary = summarise(rounds, len(data))
+    summary["async_stall"]["background_seconds"] = variants["D"].background[1:]
     print_report(summary, len(data), len(rounds))
     if args.json:
         meta = {

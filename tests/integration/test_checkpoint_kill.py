@@ -1,4 +1,5 @@
-"""Atomic-write drill: SIGKILL a real process in the middle of CheckpointStore.save.
+"""Atomic-write drill: SIGKILL a real process in the middle of CheckpointStore.save (and of a
+loop of background saves).
 
 The child processes monkeypatch only their own copies of torch / rgt (test side); the
 production code runs unchanged.
@@ -54,8 +55,8 @@ CHILD = textwrap.dedent(
         buffer = io.BytesIO()
         real_save(obj, buffer, *args, **kwargs)
         data = buffer.getvalue()
-        f.write(data[: len(data) // 2])
-        f.flush()
+        with open(f, "wb") as handle:  # the store hands torch.save the temp file's path
+            handle.write(data[: len(data) // 2])
         hang()
 
     if mode == "torn-write":
@@ -66,12 +67,17 @@ CHILD = textwrap.dedent(
         store.save(1, state(1))
         checkpoint.write_json = lambda path, obj: hang()
         store.save(2, state(2))
-    elif mode == "loop":
+    elif mode in ("loop", "async-loop"):
         loaded = store.load_latest()
         step = loaded[1].step + 1 if loaded else 1
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
-            store.save(step, state(step))
+            if mode == "loop":
+                store.save(step, state(step))
+            else:  # the next snapshot is taken while the previous save is still written
+                pending = store.save_async(step, state(step))
+                if not ready.exists():
+                    pending.result()  # each round lands at least one save before the kill
             ready.touch()
             step += 1
         sys.exit("not killed")
@@ -166,14 +172,15 @@ def test_kill_before_marker_skips_the_unmarked_file(tmp_path):
     assert unmarked.exists() and [i.step for i in store.complete()] == [1]
 
 
-def test_kill_at_random_moments_during_a_save_loop(tmp_path):
+@pytest.mark.parametrize(("mode", "rounds"), [("loop", 5), ("async-loop", 3)])
+def test_kill_at_random_moments_during_a_save_loop(tmp_path, mode, rounds):
     directory, numel = tmp_path / "ckpt", 1 << 21  # 8 MiB: a save spans many milliseconds
     seed = random.randrange(1 << 32)
     rng = random.Random(seed)
     previous = 0
-    for round_ in range(5):
+    for round_ in range(rounds):
         ready = tmp_path / f"ready-{round_}"
-        run_and_kill(tmp_path, "loop", directory, ready, numel, delay_s=rng.uniform(0, 0.4))
+        run_and_kill(tmp_path, mode, directory, ready, numel, delay_s=rng.uniform(0, 0.4))
 
         expected = highest_verified_marker(directory)
         (state, info), _ = load_latest_quietly(CheckpointStore(directory))

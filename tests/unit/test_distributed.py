@@ -59,7 +59,7 @@ def test_world_comes_from_the_launcher_environment():
 
 def test_a_single_process_world_needs_no_collectives():
     assert SINGLE.agree(True, False) == (True, False)
-    assert SINGLE.mean(torch.tensor(2.5)) == 2.5
+    assert SINGLE.sum(torch.tensor(2.5)).tolist() == [2.5]
     assert SINGLE.broadcast(7) == 7 and SINGLE.gather("x") == ["x"]
     model = torch.nn.Linear(2, 2)
     assert SINGLE.wrap(model, torch.device("cpu")) is model

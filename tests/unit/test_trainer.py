@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import io
+import sys
 
 import pytest
 import torch
 
+from rgt.base.errors import TrainingDiverged
 from rgt.base.hashing import state_dict_sha256
 from rgt.config import load_config
 from rgt.data import load_dataset, make_split
@@ -73,21 +75,69 @@ def test_selection_reads_validation_and_history_has_one_row_per_epoch(spec):
     assert trainer.selection["value"] == best["val_accuracy"]
 
 
-def test_a_diverging_loss_stops_training_before_it_touches_the_weights(tiny_config):
-    from rgt.base.errors import TrainingDiverged
-
+def _diverging(tiny_config, loss_read_steps: int) -> Trainer:
     tiny_config["defaults"]["train"].update(lr=1e12, optimizer="sgd")
     configure(1)
-    trainer = _trainer(plan_runs(load_config(tiny_config))[0])
+    spec = plan_runs(load_config(tiny_config))[0]
+    dataset = load_dataset(spec.config["data"])
+    return Trainer(spec.config, dataset, make_split(dataset, spec.config["data"]["split"]),
+                   spec.seed, loss_read_steps=loss_read_steps)
+
+
+def _first_divergence(trainer: Trainer) -> tuple[int, str, TrainingDiverged]:
+    """Train until TrainingDiverged; (step and weights digest just before it, the error)."""
     while not trainer.finished:
         before, step = state_dict_sha256(trainer.model.state_dict()), trainer.step
         try:
             trainer.train_step()
         except TrainingDiverged as error:
-            assert f"at step {step + 1}" in error.message and error.fix
-            assert "loss = nan" in error.message or "loss = inf" in error.message
-            break
-    else:
-        pytest.fail("lr=1e12 should diverge")
+            return step, before, error
+    pytest.fail("lr=1e12 should diverge")
+
+
+def test_reading_every_step_stops_before_the_bad_step_touches_the_weights(tiny_config):
+    trainer = _diverging(tiny_config, loss_read_steps=1)
+    step, before, error = _first_divergence(trainer)
+    assert f"at step {step + 1} " in error.message and error.fix
+    assert "loss = nan" in error.message or "loss = inf" in error.message
     assert trainer.step == step
     assert state_dict_sha256(trainer.model.state_dict()) == before
+
+
+def test_reading_in_windows_names_the_same_step_and_never_checkpoints_past_it(tiny_config):
+    first_bad = _first_divergence(_diverging(tiny_config, loss_read_steps=1))[0] + 1
+    trainer = _diverging(tiny_config, loss_read_steps=5)
+    for _ in range(first_bad - 1):  # every loss so far is finite: a checkpoint is fine
+        trainer.train_step()
+    trainer.state_dict()
+    trainer.train_step()  # the first non-finite loss, still unread
+    with pytest.raises(TrainingDiverged, match=rf"at step {first_bad} "):
+        trainer.state_dict()  # a checkpoint reads first: never a state past a non-finite loss
+    late = _diverging(tiny_config, loss_read_steps=5)
+    _, _, error = _first_divergence(late)
+    assert f"at step {first_bad} " in error.message
+    assert first_bad <= late.step < first_bad + 5  # reported within one read window
+
+
+def test_a_step_does_not_read_its_loss_from_the_device(spec, monkeypatch):
+    """Any read of a tensor's value by our code is counted (torch's own Adam reads its CPU
+    step counter: not a device sync, and not ours)."""
+    trainer = _trainer(spec)
+    trainer.loss_read_steps = 10
+    reads = []
+
+    def counted(name, real):
+        def read(self, *args, **kwargs):
+            if "/rgt/" in sys._getframe(1).f_code.co_filename:
+                reads.append((name, trainer.step))
+            return real(self, *args, **kwargs)
+        return read
+
+    for name in ("item", "tolist", "__float__", "__bool__", "__int__"):
+        monkeypatch.setattr(torch.Tensor, name, counted(name, getattr(torch.Tensor, name)))
+    steps = trainer.steps_per_epoch - 1  # inside one epoch: no validation pass
+    for _ in range(steps):
+        trainer.train_step()
+    # One read per 10 steps, taken during the 10th (before it is applied).
+    assert steps >= 10 and reads == [("tolist", n - 1) for n in range(10, steps + 1, 10)]
+    assert len(trainer.read_losses()) == steps % 10

@@ -2,6 +2,10 @@
 
 Too rare loses work at a failure; too often pays the save cost for nothing. The optimum of the
 expected waste is the Young/Daly interval; it is converted to whole steps, rounded down.
+
+The cost is what a save costs *training*: the time the loop was blocked. For a background save
+that is the snapshot (and any wait for the save before it), not the write that runs beside
+training; the write time is recorded too, for the run record, but does not set the interval.
 """
 
 from __future__ import annotations
@@ -34,11 +38,27 @@ class Cadence:
         self.save_seconds = 0.0
         self.step_seconds = 0.0
         self.last_saved_step = 0
+        self.totals = {"saves": 0, "blocked_seconds": 0.0, "max_blocked_seconds": 0.0,
+                       "written": 0, "write_seconds": 0.0}
 
     def record_save(self, step: int, seconds: float) -> None:
-        """Note a save's step and cost (the most expensive recent save is kept: be safe)."""
+        """Note a save's step and blocking cost (the most expensive recent save is kept: be
+        safe)."""
         self.last_saved_step = step
         self.save_seconds = max(seconds, 0.5 * self.save_seconds)
+        self.totals["saves"] += 1
+        self.totals["blocked_seconds"] += seconds
+        self.totals["max_blocked_seconds"] = max(self.totals["max_blocked_seconds"], seconds)
+
+    def resume(self, step: int, save_seconds: float) -> None:
+        """Continue from a checkpoint of ``step`` whose run had measured ``save_seconds``."""
+        self.last_saved_step = step
+        self.save_seconds = save_seconds
+
+    def record_write(self, seconds: float) -> None:
+        """Note how long a save's write took (beside training, for a background save)."""
+        self.totals["written"] += 1
+        self.totals["write_seconds"] += seconds
 
     def record_step(self, seconds: float) -> None:
         """Update the running mean step time (exponential, weight 0.1)."""

@@ -8,26 +8,23 @@ Incomplete or corrupt checkpoints are skipped with a warning and never deleted.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
 import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import IO
 
 from rgt.base.errors import CheckpointError
-from rgt.base.files import atomic_open, write_json
+from rgt.base.files import write_json
 from rgt.base.hashing import sha256_file
+from rgt.train.checkpoint_io import write_state
 
 SCHEMA = "rgt/checkpoint/v1"
 _STEP_FILE = re.compile(r"^step-(\d+)\.(pt|json)$")
-# Below this size a hand-off to the hashing thread costs more than hashing in place.
-_PARALLEL_HASH_BYTES = 1 << 20
 
 
 class CheckpointWarning(UserWarning):
@@ -36,7 +33,9 @@ class CheckpointWarning(UserWarning):
 
 @dataclass(frozen=True)
 class CheckpointInfo:
-    """One checkpoint on disk; ``seconds`` is the save duration (0 for one found on disk)."""
+    """One checkpoint on disk; ``seconds`` is how long writing it took and ``blocked_seconds``
+    how long the caller waited for it (equal for a synchronous save; for a background save
+    the snapshot, plus any wait for the save before it). Both are 0 for one found on disk."""
 
     step: int
     path: Path
@@ -44,37 +43,21 @@ class CheckpointInfo:
     bytes: int
     sha256: str
     seconds: float
+    blocked_seconds: float = 0.0
 
 
 class _Unusable(Exception):
     """Why a checkpoint cannot be trusted; the text becomes the warning."""
 
 
-class _HashingWriter:
-    """Write-through file wrapper that hashes and counts every byte ``torch.save`` writes."""
-
-    def __init__(self, handle: IO[bytes], pool: ThreadPoolExecutor):
-        self._handle, self._pool = handle, pool
-        self.digest, self.size = hashlib.sha256(), 0
-
-    def write(self, data) -> int:
-        view = memoryview(data).cast("B")
-        self.size += view.nbytes
-        if view.nbytes < _PARALLEL_HASH_BYTES:
-            self.digest.update(view)
-            return self._handle.write(view)
-        # hashlib and the file write both release the GIL: the hash runs on the second core.
-        hashed = self._pool.submit(self.digest.update, view)
-        written = self._handle.write(view)
-        hashed.result()  # torch may reuse the buffer as soon as write() returns
-        return written
-
-    def flush(self) -> None:
-        self._handle.flush()
-
-
 class CheckpointStore:
-    """The checkpoints of one run in ``directory``; the newest ``keep`` good ones are kept."""
+    """The checkpoints of one run in ``directory``; the newest ``keep`` good ones are kept.
+
+    ``save`` writes synchronously; ``save_async`` snapshots the state and writes it in the
+    background (``rgt.train.checkpoint_async``). Either way at most one save is in flight and
+    saves land in the order they were asked for. Use the store as a context manager (or call
+    ``close``) so that the process does not end before the save in flight is durable.
+    """
 
     def __init__(self, directory: str | Path, keep: int = 2):
         if keep < 2:
@@ -87,20 +70,79 @@ class CheckpointStore:
         # path -> (file identity + expected sha256, hash matched): spares re-reading files
         # this process wrote or verified itself when pruning.
         self._verified: dict[Path, tuple[tuple, bool]] = {}
+        self._hash_pool: ThreadPoolExecutor | None = None
+        self._writer = None  # the BackgroundWriter, from the first save_async on
+
+    def __enter__(self) -> CheckpointStore:
+        return self
+
+    def __exit__(self, exc_type, exc, traceback) -> None:
+        if exc_type is None:
+            self.close()
+            return
+        try:  # the state in flight was taken at a step boundary: still worth landing
+            self.close()
+        except Exception as error:  # noqa: BLE001 - the first failure is the one to report
+            _warn(f"checkpoint in flight failed after an earlier error: {error!r}", 2)
 
     def save(self, step: int, state: dict) -> CheckpointInfo:
-        """Write ``state`` atomically, then its marker, then prune old good checkpoints."""
-        if step < 0:
-            raise CheckpointError(f"checkpoint step {step} is negative", fix="count steps from 0")
+        """Write ``state`` atomically, then its marker, then prune old good checkpoints.
+
+        Synchronous: returns when the checkpoint is durable (after a background save still in
+        flight, which lands first).
+        """
+        _check_step(step)
+        started = time.perf_counter()
+        self.wait()
+        info = self._save_now(step, state)
+        seconds = time.perf_counter() - started
+        return replace(info, seconds=seconds, blocked_seconds=seconds)
+
+    def save_async(self, step: int, state: dict):
+        """Snapshot ``state`` to host memory and write it in the background; returns a
+        ``PendingSave`` (its ``blocked_seconds`` is what this call cost the caller).
+
+        Waits for a save still in flight first. When the snapshot would not fit in the host's
+        available memory, saves synchronously instead, with a ``CheckpointWarning``.
+        """
+        from rgt.train.checkpoint_async import BackgroundWriter, completed
+
+        _check_step(step)
+        if self._writer is None:
+            self._writer = BackgroundWriter(self._save_now)
+        if self._writer.has_room(state):
+            return self._writer.submit(step, state)
+        _warn(f"checkpoint of step {step}: no room for a host-memory snapshot; saved "
+              "synchronously", 2)
+        return completed(step, self.save(step, state))
+
+    def wait(self) -> CheckpointInfo | None:
+        """Block until a background save in flight is durable; its info, or None if none was.
+        Raises the background write's error, if it failed."""
+        return self._writer.wait() if self._writer is not None else None
+
+    def close(self) -> None:
+        """Wait for the save in flight and stop the store's threads (it stays usable)."""
+        try:
+            if self._writer is not None:
+                self._writer.close()
+        finally:
+            if self._hash_pool is not None:
+                self._hash_pool.shutdown(wait=True)
+                self._hash_pool = None
+
+    def _save_now(self, step: int, state: dict) -> CheckpointInfo:
+        """The protocol itself, in the calling thread: set aside, write, mark, prune."""
         started = time.perf_counter()
         path, marker = self._paths(step)
         self._set_aside_unless_good(step)
         marker.unlink(missing_ok=True)  # a stale marker must never describe the new bytes
-        size, digest = self._write_state(path, state)
+        size, digest = write_state(path, state, self._hashing_pool())
         write_json(marker, _marker_body(step, path.name, size, digest))
         self._remember(path, digest, matched=True)
         self._prune()
-        return CheckpointInfo(step, path, marker, size, digest, time.perf_counter() - started)
+        seconds = time.perf_counter() - started
+        return CheckpointInfo(step, path, marker, size, digest, seconds, seconds)
 
     def complete(self) -> list[CheckpointInfo]:
         """Checkpoints whose marker parses and whose file has the marker's size, newest first."""
@@ -156,7 +198,7 @@ class CheckpointStore:
         for existing in (path, marker):
             if existing.exists():
                 existing.rename(existing.with_name(existing.name + suffix))
-        _warn(f"checkpoint {path} did not verify; set aside as {path.name}{suffix}", 3)
+        _warn(f"checkpoint {path} did not verify; set aside as {path.name}{suffix}", 4)
 
     def _paths(self, step: int) -> tuple[Path, Path]:
         stem = self.directory / f"step-{step:09d}"
@@ -169,13 +211,10 @@ class CheckpointStore:
         names = (_STEP_FILE.match(p.name) for p in self.directory.iterdir())
         return sorted({int(m[1]) for m in names if m}, reverse=True)
 
-    def _write_state(self, path: Path, state: dict) -> tuple[int, str]:
-        import torch  # deferred: reading markers must not pay for the torch import
-
-        with ThreadPoolExecutor(max_workers=1) as pool, atomic_open(path, "wb") as handle:
-            writer = _HashingWriter(handle, pool)
-            torch.save(state, writer)
-        return writer.size, writer.digest.hexdigest()
+    def _hashing_pool(self) -> ThreadPoolExecutor:
+        if self._hash_pool is None:
+            self._hash_pool = ThreadPoolExecutor(1, thread_name_prefix="rgt-checkpoint-hash")
+        return self._hash_pool
 
     def _inspect(self, step: int) -> CheckpointInfo:
         """The checkpoint of ``step`` as its marker describes it; _Unusable if it does not fit."""
@@ -197,7 +236,7 @@ class CheckpointStore:
         return CheckpointInfo(step, path, marker, size, digest, 0.0)
 
     def _load_verified(self, info: CheckpointInfo) -> dict:
-        import torch  # deferred, as in _write_state
+        import torch  # deferred: reading markers must not pay for the torch import
 
         if not self._hash_matches(info, trust_cache=False):
             raise _Unusable("sha256 does not match its marker (corrupt)")
@@ -225,7 +264,7 @@ class CheckpointStore:
         good = 0
         for info in self.complete():
             if not self._hash_matches(info):
-                _warn(f"checkpoint {info.path} does not match its sha256; kept on disk", 3)
+                _warn(f"checkpoint {info.path} does not match its sha256; kept on disk", 4)
                 continue
             good += 1
             if good > self.keep:
@@ -234,6 +273,11 @@ class CheckpointStore:
                 info.marker.unlink(missing_ok=True)
                 info.path.unlink(missing_ok=True)
                 self._verified.pop(info.path, None)
+
+
+def _check_step(step: int) -> None:
+    if step < 0:
+        raise CheckpointError(f"checkpoint step {step} is negative", fix="count steps from 0")
 
 
 def _warn(message: str, stacklevel: int) -> None:

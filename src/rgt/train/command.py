@@ -21,6 +21,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        help="run the run-time probes on the first batch of a fresh run and write "
                             "checkpoints/<run-id>/probes.json (same as RGT_PROBES=1; results "
                             "are unchanged)")
+    train.add_argument("--sync-checkpoints", action="store_true",
+                       help="write each checkpoint before training goes on (same as "
+                            "RGT_SYNC_CHECKPOINTS=1); by default the state is copied to host "
+                            "memory at the step boundary and written in the background")
     train.set_defaults(func=run_train)
     smoke = subparsers.add_parser(
         "smoke", help="CPU smoke gate: 2 optimizer steps of a variant, before training")
@@ -36,6 +40,8 @@ def run_train(args: argparse.Namespace) -> int:
 
     if args.probes:  # through the environment, so torchrun's workers see it too
         os.environ["RGT_PROBES"] = "1"
+    if args.sync_checkpoints:
+        os.environ["RGT_SYNC_CHECKPOINTS"] = "1"
     world = world_from_env()
     if world.distributed:  # a worker started by torch's launcher (see _launch)
         return run_worker(world, reports_dir_from_env(), lambda: _train(args, world))

@@ -6,17 +6,34 @@ RNG states are stored as tensors and lists (not numpy objects) so checkpoints lo
 
 from __future__ import annotations
 
+import os
 import random
 
 import numpy as np
 import torch
 
+# cuBLAS is deterministic under ``use_deterministic_algorithms(True)`` only with a fixed
+# workspace (CUDA >= 10.2); without it some torch/CUDA versions raise at the first matmul.
+CUBLAS_WORKSPACE_ENV = "CUBLAS_WORKSPACE_CONFIG"
+CUBLAS_WORKSPACE = ":4096:8"
 
-def configure(threads: int) -> dict:
-    """Fix thread count and deterministic kernels; return the settings for the run record."""
+
+def configure(threads: int, environ: dict | None = None) -> dict:
+    """Fix thread count and deterministic kernels; return the settings for the run record.
+
+    Sets ``CUBLAS_WORKSPACE_CONFIG`` in this process's environment when it is unset (it must
+    be, before cuBLAS starts: this runs before any model is built); a value already set is
+    kept, and the record says which.
+    """
+    env = os.environ if environ is None else environ
+    inherited = env.get(CUBLAS_WORKSPACE_ENV)
+    if inherited is None:
+        env[CUBLAS_WORKSPACE_ENV] = CUBLAS_WORKSPACE
     torch.set_num_threads(threads)
     torch.use_deterministic_algorithms(True)
-    return {"threads": threads, "deterministic_algorithms": True}
+    return {"threads": threads, "deterministic_algorithms": True,
+            "cublas_workspace_config": env[CUBLAS_WORKSPACE_ENV],
+            "cublas_workspace_config_set_by": "environment" if inherited is not None else "rgt"}
 
 
 def seed_everything(seed: int) -> None:

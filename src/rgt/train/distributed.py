@@ -61,15 +61,16 @@ class World:
         dist.all_reduce(flags, op=dist.ReduceOp.MAX)
         return bool(flags[0].item()), bool(flags[1].item())
 
-    def mean(self, value: torch.Tensor) -> float:
-        """The mean of ``value`` over the ranks (the value itself for one process)."""
+    def sum(self, value: torch.Tensor) -> torch.Tensor:
+        """The sum of a scalar over the ranks as a one-element tensor, without a host sync
+        (reading it is the caller's choice); ``value`` itself for one process."""
         if not self.distributed:
-            return value.item()
+            return value.detach().reshape(1)
         import torch.distributed as dist
 
         total = value.detach().reshape(1).to(collective_device(self), copy=True)
         dist.all_reduce(total)
-        return total.item() / self.size
+        return total
 
     def gather(self, obj) -> list:
         """``obj`` of every rank, in rank order (on every rank)."""
@@ -189,12 +190,15 @@ def write_report(reports_dir: Path, world: World, state: str,
                  error: BaseException | None = None) -> None:
     """Record this rank's state (``running`` at start; its outcome at the end)."""
     body = {"rank": world.rank, "world_size": world.size, "pid": os.getpid(), "state": state,
-            "error": "", "collective": False, "timed_out": False}
+            "error": "", "collective": False, "timed_out": False, "config_error": False,
+            "fix": ""}
     if error is not None:
         text = str(error).strip().splitlines()
         body.update(error=f"{type(error).__name__}: {text[0] if text else ''}",
                     collective=is_collective_error(error),
-                    timed_out="timed out" in str(error).lower())
+                    timed_out="timed out" in str(error).lower(),
+                    config_error=isinstance(error, ConfigError),
+                    fix=getattr(error, "fix", "") or "")
     path = report_path(reports_dir, world.rank)
     path.parent.mkdir(parents=True, exist_ok=True)
     write_json(path, body)

@@ -19,7 +19,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from rgt.base.clock import utc_now
-from rgt.base.errors import RgtError
+from rgt.base.errors import ConfigError, RgtError
 from rgt.base.files import read_json, write_json
 from rgt.base.processes import pid_alive
 from rgt.train.distributed import RANKS_DIR, REPORTS_ENV, report_path
@@ -68,7 +68,17 @@ def launch(command: list[str], state_dir: Path, processes: int, timeout_s: float
     _record_failure(state_dir, message)
     with open(Path(state_dir) / "train.log", "a", encoding="utf-8") as log:
         log.write(f"{utc_now()} ERROR {message}\n")
-    raise DistributedFailure(
+    raise failure(message, reports, state_dir)
+
+
+def failure(message: str, reports: dict[int, dict | None], state_dir: Path) -> RgtError:
+    """The error a failed launch ends with: a rank's config error with that config fix alone
+    (rerunning cannot help), else a ``DistributedFailure`` that says a rerun resumes."""
+    refused = [r for r in reports.values() if r and r["state"] == "failed"
+               and r.get("config_error")]
+    if refused:
+        return ConfigError(message, refused[0].get("fix") or "correct the config named above")
+    return DistributedFailure(
         message, "rerun the same command: every rank resumes from the newest complete "
                  f"checkpoint in {state_dir}. If the same rank fails again, fix its cause (its "
                  "own output and torch's launcher summary are above); a step that legitimately "

@@ -54,7 +54,8 @@ class TrainingProgress:
         if self._bar:
             self._bar.stop()
 
-    def update(self, step: int, loss: float) -> None:
-        """Move the bar to ``step``."""
+    def update(self, step: int, loss: float | None) -> None:
+        """Move the bar to ``step`` (``loss``: the latest one read from the device, if any)."""
         if self._bar:
-            self._bar.update(self._task, completed=step, loss=f"{loss:.4f}")
+            self._bar.update(self._task, completed=step,
+                             loss="-" if loss is None else f"{loss:.4f}")

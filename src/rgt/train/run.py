@@ -8,6 +8,7 @@ complete checkpoint first. Only when training has finished are the run's sealed 
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import time
 import warnings
@@ -29,6 +30,14 @@ from rgt.train.progress import TrainingProgress, run_logger
 from rgt.train.run_status import RunStatus
 from rgt.train.sealing import is_sealed, seal_run
 from rgt.train.trainer import Trainer
+
+# ``rgt train --sync-checkpoints`` (through the environment, so torch's workers see it too).
+SYNC_CHECKPOINTS_ENV = "RGT_SYNC_CHECKPOINTS"
+
+
+def background_saves() -> bool:
+    """Whether checkpoints are written in the background (the default) or synchronously."""
+    return os.environ.get(SYNC_CHECKPOINTS_ENV, "") != "1"
 
 
 def train_run(spec: RunSpec, runs_root: Path, checkpoints_root: Path,
@@ -54,7 +63,7 @@ def train_run(spec: RunSpec, runs_root: Path, checkpoints_root: Path,
     status = RunStatus(state_dir, trainer.total_steps, spec.config["checkpoint"][
         "heartbeat_seconds"]) if world.is_main else _OtherRankStatus()
     try:
-        finished = _train(spec, trainer, state_dir, status, logger)
+        finished, checkpoints = _train(spec, trainer, state_dir, status, logger)
     except BaseException as error:
         status.set("failed", trainer.step, 1, f"{type(error).__name__}: {error}")
         raise
@@ -64,7 +73,8 @@ def train_run(spec: RunSpec, runs_root: Path, checkpoints_root: Path,
         return EXIT_PREEMPTED
     if not world.is_main:
         return 0
-    seal_run(run_dir, spec, trainer, determinism, started, status.attempts, host_audit)
+    seal_run(run_dir, spec, trainer, determinism, started, status.attempts, host_audit,
+             checkpoints)
     status.set("finished", trainer.step, 0)
     logger.info("finished: sealed %s", run_dir)
     return 0
@@ -84,7 +94,12 @@ def load_run_data(spec: RunSpec):
 
 
 def _train(spec: RunSpec, trainer: Trainer, state_dir: Path, status: RunStatus,
-           logger: logging.Logger) -> bool:
+           logger: logging.Logger) -> tuple[bool, dict]:
+    """Resume, train, checkpoint; (finished?, the checkpoint costs for the run record).
+
+    Returns only once the last checkpoint is durable: leaving the store's context waits for
+    a background save in flight, whether training finished, was preempted or failed.
+    """
     ckpt = spec.config["checkpoint"]
     store = CheckpointStore(state_dir, keep=ckpt["keep"])
     cadence = Cadence(ckpt["mtbf_hours"], ckpt["every_steps"])
@@ -94,16 +109,17 @@ def _train(spec: RunSpec, trainer: Trainer, state_dir: Path, status: RunStatus,
     status.set("running", trainer.step)
     bar = TrainingProgress(spec.run_id, trainer.total_steps, trainer.step) if (
         trainer.world.is_main) else nullcontext()
-    with preemption_flag() as flag, bar as progress:
-        hooks = LoopHooks(trainer, store, cadence, status, progress, logger)
+    with preemption_flag() as flag, bar as progress, store:
+        hooks = LoopHooks(trainer, store, cadence, status, progress, logger, background_saves())
         if not resumed:
             hooks.save()  # a resume point from the start, and the first measure of save cost
         finished = trainer.run(cadence.due, hooks.save, lambda: bool(flag), hooks.on_step)
         if finished and cadence.last_saved_step != trainer.step:
             hooks.save()
+    hooks.collect_write()
     if flag:
         logger.info("received %s", flag.signal_name)
-    return finished
+    return finished, hooks.costs()
 
 
 def _write_probes(trainer: Trainer, state_dir: Path, logger: logging.Logger) -> None:
@@ -131,30 +147,61 @@ def _write_probes(trainer: Trainer, state_dir: Path, logger: logging.Logger) -> 
 
 class LoopHooks:
     """What the training loop does at each step boundary besides training: measure, beat,
-    report progress, and save when the cadence says so."""
+    report progress, and save when the cadence says so.
+
+    With ``background`` saves (the default of ``rgt train``) the state is snapshotted at the
+    boundary and written while training goes on; the cadence is fed what the loop waited. The
+    bytes, the step they belong to and the files on disk are those of a synchronous save, and
+    every way out of ``_train`` waits for the write, so resuming and the kill drills behave
+    alike; what differs is one extra copy of the state in host memory (the store falls back
+    to a synchronous save when that copy would not fit).
+    """
 
     def __init__(self, trainer: Trainer, store: CheckpointStore, cadence: Cadence,
-                 status: RunStatus, progress: TrainingProgress | None, logger: logging.Logger):
+                 status: RunStatus, progress: TrainingProgress | None, logger: logging.Logger,
+                 background: bool = True):
         self.trainer, self.store, self.cadence = trainer, store, cadence
         self.status, self.progress, self.logger = status, progress, logger
+        self.background = background
+        self._pending = None  # the last background save, until its write time is recorded
 
     def save(self) -> None:
-        """Checkpoint the full state and feed the measured cost to the cadence.
+        """Checkpoint the full state and feed the blocking cost to the cadence.
 
         Every rank calls it (the state gathers every rank's RNG); rank 0 alone writes.
         """
         state = {**self.trainer.state_dict(), "save_seconds": self.cadence.save_seconds}
-        seconds = 0.0
-        if self.trainer.world.is_main:
-            seconds = self.store.save(self.trainer.step, state).seconds
-        self.cadence.record_save(self.trainer.step, seconds)
+        blocked = 0.0
+        if self.trainer.world.is_main and self.background:
+            pending = self.store.save_async(self.trainer.step, state)  # waits for the last
+            self.collect_write()
+            self._pending, blocked = pending, pending.blocked_seconds
+        elif self.trainer.world.is_main:
+            blocked = self.store.save(self.trainer.step, state).seconds
+            self.cadence.record_write(blocked)
+        self.cadence.record_save(self.trainer.step, blocked)
 
-    def on_step(self, step: int, seconds: float, loss: float) -> None:
-        """Record the step time, beat, move the progress bar, log each epoch's end."""
+    def collect_write(self) -> None:
+        """Record the write time of the last background save once it has landed."""
+        if self._pending is not None and self._pending.done():
+            self.cadence.record_write(self._pending.result().seconds)
+            self._pending = None
+
+    def costs(self) -> dict:
+        """What checkpointing cost this attempt, for ``run.json``."""
+        return {"mode": "background" if self.background else "synchronous",
+                **self.cadence.totals, "cadence_cost_seconds": self.cadence.save_seconds,
+                "interval_steps": self.cadence.interval()}
+
+    def on_step(self, step: int, seconds: float) -> None:
+        """Record the step time, beat, move the progress bar, log each epoch's end.
+
+        The loss is read from the device (a host sync) only when the heartbeat is due."""
         self.cadence.record_step(seconds)
-        self.status.beat(step, loss)
+        if self.status.beat_due():
+            self.status.beat(step, self.trainer.read_loss())
         if self.progress:
-            self.progress.update(step, loss)
+            self.progress.update(step, self.trainer.last_loss)
         if step % self.trainer.steps_per_epoch == 0 and self.trainer.history:
             self.logger.info("epoch %d/%d step %d/%d %s", self.trainer.epoch,
                              self.trainer.train_config["epochs"], step,
@@ -178,7 +225,7 @@ def _resume(store: CheckpointStore, trainer: Trainer, cadence: Cadence, spec: Ru
         raise CheckpointError(f"{info.path} belongs to another config",
                               f"move {info.path.parent} aside; it is not this run's state")
     trainer.load_state_dict(state)
-    cadence.record_save(trainer.step, float(state.get("save_seconds", 0.0)))
+    cadence.resume(trainer.step, float(state.get("save_seconds", 0.0)))
     logger.info("resumed from %s (step %d/%d)", info.path.name, trainer.step,
                 trainer.total_steps)
     return True
@@ -200,6 +247,10 @@ class _OtherRankStatus:
 
     def set(self, *_args, **_kwargs) -> None:
         """Nothing: rank 0 records the run's state."""
+
+    def beat_due(self) -> bool:
+        """Never: rank 0 beats."""
+        return False
 
     def beat(self, *_args, **_kwargs) -> None:
         """Nothing: rank 0 beats."""

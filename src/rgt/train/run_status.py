@@ -38,7 +38,11 @@ class RunStatus:
             "exit_code": exit_code, "error": error,
         })
 
-    def beat(self, step: int, loss: float, force: bool = False) -> None:
+    def beat_due(self) -> bool:
+        """True when ``heartbeat_seconds`` have passed since the last heartbeat."""
+        return time.monotonic() - self._last_beat >= self.heartbeat_seconds
+
+    def beat(self, step: int, loss: float | None, force: bool = False) -> None:
         """Rewrite the heartbeat when ``heartbeat_seconds`` have passed (or when forced)."""
         now = time.monotonic()
         if not force and now - self._last_beat < self.heartbeat_seconds:

@@ -28,7 +28,8 @@ def is_sealed(run_dir: Path, run_id: str) -> bool:
 
 
 def seal_run(run_dir: Path, spec: RunSpec, trainer, determinism: dict, started: float,
-             attempts: int, host_audit: dict | None = None) -> dict:
+             attempts: int, host_audit: dict | None = None,
+             checkpoints: dict | None = None) -> dict:
     """Write the run's files atomically, ``run.json`` last; return the run record."""
     run_dir.mkdir(parents=True, exist_ok=True)
     files.write_text(run_dir / "config.yaml", yaml.safe_dump(spec.config, sort_keys=True))
@@ -38,7 +39,7 @@ def seal_run(run_dir: Path, spec: RunSpec, trainer, determinism: dict, started: 
     selected = trainer.selection["model"]
     with files.atomic_open(run_dir / "model.pt") as handle:
         torch.save(selected, handle)
-    record = run_record(spec, trainer, determinism, started, attempts, host_audit)
+    record = run_record(spec, trainer, determinism, started, attempts, host_audit, checkpoints)
     files.write_json(run_dir / "run.json", record)
     return record
 
@@ -55,8 +56,9 @@ def history_csv(history: list[dict]) -> str:
 
 
 def run_record(spec: RunSpec, trainer, determinism: dict, started: float, attempts: int,
-               host_audit: dict | None = None) -> dict:
-    """The ``run.json`` content (schema ``rgt/run/v1``)."""
+               host_audit: dict | None = None, checkpoints: dict | None = None) -> dict:
+    """The ``run.json`` content (schema ``rgt/run/v1``); ``checkpoints``: what saving cost
+    the last attempt (``LoopHooks.costs``)."""
     commit, dirty = git_state()
     return {
         "schema": "rgt/run/v1", "run_id": spec.run_id, "exp_id": spec.exp_id,
@@ -72,5 +74,5 @@ def run_record(spec: RunSpec, trainer, determinism: dict, started: float, attemp
         "selected_step": trainer.selection["step"],
         "weights_sha256": state_dict_sha256(trainer.model.state_dict()),
         "selected_weights_sha256": state_dict_sha256(trainer.selection["model"]),
-        "host_audit": host_audit,
+        "host_audit": host_audit, "checkpoints": checkpoints,
     }

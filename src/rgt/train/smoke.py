@@ -32,8 +32,10 @@ def smoke_test(spec: RunSpec, steps: int = 2) -> dict:
     label = f"smoke test of {spec.exp_id}/{spec.variant}"
     trainer = None
     try:
-        trainer = Trainer(config, *load_run_data(spec), spec.seed)
-        losses = [trainer.train_step() for _ in range(min(steps, trainer.total_steps))]
+        # Every loss read at once: a non-finite one stops the gate before its step is applied,
+        # so the probes below still see the weights that produced it.
+        trainer = Trainer(config, *load_run_data(spec), spec.seed, loss_read_steps=1)
+        losses = [trainer.train_step().item() for _ in range(min(steps, trainer.total_steps))]
     except TrainingDiverged as error:
         raise _diverged(label, trainer, error) from error
     except RgtError:

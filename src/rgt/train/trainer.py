@@ -4,6 +4,14 @@ Everything that decides the next step is in ``state_dict()``: weights, optimizer
 step, epoch, position in the epoch, RNG states, the running epoch loss, the history and the
 selected (best validation) weights. Loading it and continuing gives bit-identical results to
 never having stopped.
+
+No host sync per step: each step's loss stays on the device and the losses are read together
+(one sync) every ``loss_read_steps`` steps, at each epoch end, at each checkpoint and when the
+heartbeat asks. A non-finite loss is therefore reported at most ``loss_read_steps`` steps after
+it happened, naming the step that produced it; a checkpoint never holds a state that follows
+one (``state_dict`` reads first), and with ``loss_read_steps=1`` the step that produced it is
+never applied. On CUDA the training split lives on the device when it fits, so a batch is a
+gather there rather than a copy from the host.
 """
 
 from __future__ import annotations
@@ -23,7 +31,10 @@ from rgt.train.determinism import capture_rng, epoch_order, restore_rng, seed_ev
 from rgt.train.distributed import SINGLE, World, rank_seed, shard
 from rgt.train.scoring import is_better, score
 
-StepHook = Callable[[int, float, float], None]  # (step, seconds, loss)
+StepHook = Callable[[int, float], None]  # (step, seconds)
+LOSS_READ_STEPS = 50
+# The training split is kept on the GPU when it takes at most this share of the free memory.
+DEVICE_DATA_SHARE = 0.25
 
 
 def split_tensors(dataset: Dataset, ids) -> tuple[torch.Tensor, torch.Tensor]:
@@ -49,13 +60,15 @@ class Trainer:
     """
 
     def __init__(self, config: dict, dataset: Dataset, split: dict, seed: int,
-                 world: World = SINGLE):
+                 world: World = SINGLE, loss_read_steps: int = LOSS_READ_STEPS):
         self.config = config
         self.train_config = config["train"]
         self.seed = seed
         self.world = world
+        self.loss_read_steps = max(1, loss_read_steps)
         self.device = resolve_device(self.train_config.get("device", "auto"), world)
-        self.train_x, self.train_y = split_tensors(dataset, split["train"])
+        self.train_x, self.train_y = _placed(*split_tensors(dataset, split["train"]),
+                                             self.device)
         self.val_x, self.val_y = split_tensors(dataset, split["val"])
         self.split_sizes = {name: len(ids) for name, ids in split.items()}
         seed_everything(seed)
@@ -73,6 +86,8 @@ class Trainer:
     def _reset_position(self) -> None:
         self.step, self.epoch, self.batch_in_epoch = 0, 0, 0
         self.epoch_loss = [0.0, 0]
+        self._unread: list[tuple[int, torch.Tensor]] = []  # (step, its loss on the device)
+        self.last_loss: float | None = None  # the newest loss read from the device
         self.history: list[dict] = []
         self.selection = {"metric": self.config["selection"]["metric"], "value": None,
                           "step": None, "epoch": None, "model": None}
@@ -107,7 +122,9 @@ class Trainer:
         return self.step >= self.total_steps
 
     def state_dict(self) -> dict:
-        """The full named training state (loadable with ``weights_only=True``)."""
+        """The full named training state (loadable with ``weights_only=True``); reads the
+        losses still on the device first (``TrainingDiverged`` if one is not finite)."""
+        self.read_losses()
         return {
             "model": self.model.state_dict(),
             "optimizer": self.optimizer.state_dict(),
@@ -134,6 +151,7 @@ class Trainer:
         self.step, self.epoch = state["step"], state["epoch"]
         self.batch_in_epoch = state["batch_in_epoch"]
         self.epoch_loss = list(state["epoch_loss"])
+        self._unread, self.last_loss = [], None
         self.history = [dict(row) for row in state["history"]]
         self.selection = dict(state["selection"])
         restore_rng(state["rng_per_rank"][self.world.rank] if self.world.distributed
@@ -142,47 +160,84 @@ class Trainer:
     def _batch(self) -> tuple[torch.Tensor, torch.Tensor, int]:
         """This rank's inputs and labels of the next batch, and the global batch's size."""
         if self._order is None or self._order[0] != self.epoch:
-            self._order = (self.epoch, epoch_order(len(self.train_y), self.seed, self.epoch))
+            self._order = (self.epoch, self._epoch_order())
         index, size = shard(self._order[1], self.batch_in_epoch, self.per_rank_batch,
                             self.world)
-        return self.train_x[index].to(self.device), self.train_y[index].to(self.device), size
+        return _to_device(self.train_x[index], self.device), _to_device(
+            self.train_y[index], self.device), size
 
-    def _loss(self) -> tuple[torch.Tensor, float]:
-        """The loss to differentiate and the global batch's mean loss."""
+    def _epoch_order(self) -> torch.Tensor:
+        return epoch_order(len(self.train_y), self.seed, self.epoch).to(self.train_x.device)
+
+    def _loss(self) -> tuple[torch.Tensor, torch.Tensor]:
+        """The loss to differentiate, and the global batch's summed loss over the ranks as a
+        device tensor (the mean loss is that / world size; dividing is left to the read)."""
         inputs, labels, size = self._batch()
         if not self.world.distributed:
             loss = F.cross_entropy(self.net(inputs), labels)
-            return loss, loss.item()
+            return loss, self.world.sum(loss)
         # DDP averages gradients over ranks: scaling each rank's summed loss by
         # world size / global batch size makes that average the gradient of the global
         # batch's mean loss, whatever the shard sizes (the last batch of an epoch is uneven).
         loss = F.cross_entropy(self.net(inputs), labels, reduction="sum") * (
             self.world.size / size)
-        return loss, self.world.mean(loss)
+        return loss, self.world.sum(loss)
 
-    def train_step(self) -> float:
-        """One optimizer step on the next batch; runs the epoch end when the epoch is done."""
+    def train_step(self) -> torch.Tensor:
+        """One optimizer step on the next batch; runs the epoch end when the epoch is done.
+
+        Returns the step's mean loss as a one-element device tensor; reading it (``.item()``)
+        is a host sync, which the training loop leaves to ``read_losses``.
+        """
         self.net.train()
         self.optimizer.zero_grad(set_to_none=True)
-        loss, value = self._loss()
-        if not math.isfinite(value):
-            # Stop before the step: a diverged run must not bill on, and its last checkpoint
-            # stays clean for a post-mortem.
-            raise TrainingDiverged(
-                f"non-finite loss: loss = {value} at step {self.step + 1}",
-                "lower train.lr or add weight decay, and check the inputs for NaN/Inf; the "
-                "changed config is a new run id, the diverged run's checkpoints stay on disk")
+        loss, total = self._loss()
+        self._unread.append((self.step + 1, total))
+        if len(self._unread) >= self.loss_read_steps:
+            # Before the step: a diverged run must not bill on, and with one step per read
+            # the step that produced a non-finite loss never touches the weights.
+            self.read_losses()
         loss.backward()
         self.optimizer.step()
         self.scheduler.step()
         self.step += 1
         self.batch_in_epoch += 1
-        self.epoch_loss = [self.epoch_loss[0] + value, self.epoch_loss[1] + 1]
         if self.batch_in_epoch == self.steps_per_epoch:
             self._end_epoch()
-        return value
+        return total if not self.world.distributed else total / self.world.size
+
+    def read_losses(self) -> list[float]:
+        """Read the losses still on the device (one host sync), oldest first; add them to the
+        epoch's running loss. ``TrainingDiverged`` names the first step whose loss is not
+        finite."""
+        if not self._unread:
+            return []
+        steps = [step for step, _ in self._unread]
+        values = [total / self.world.size
+                  for total in torch.cat([loss for _, loss in self._unread]).tolist()]
+        self._unread = []
+        for step, value in zip(steps, values, strict=True):
+            if not math.isfinite(value):
+                raise TrainingDiverged(
+                    f"non-finite loss: loss = {value} at step {step} (losses are read every "
+                    f"{self.loss_read_steps} steps; training stopped at step {self.step})",
+                    "lower train.lr or add weight decay, and check the inputs for NaN/Inf; "
+                    "the changed config is a new run id, the diverged run's checkpoints (all "
+                    "from before that step) stay on disk")
+        running, count = self.epoch_loss
+        for value in values:  # one at a time, in step order: the sum is bit-reproducible
+            running += value
+        self.epoch_loss = [running, count + len(values)]
+        self.last_loss = values[-1]
+        return values
+
+    def read_loss(self) -> float | None:
+        """The newest step's loss, read from the device now (None before the first step)."""
+        self.read_losses()
+        return self.last_loss
 
     def _end_epoch(self) -> None:
+        self.read_losses()
         val = score(self.model, self.val_x, self.val_y)
         self.epoch += 1
         self.history.append({
@@ -202,21 +257,41 @@ class Trainer:
             until: int | None = None) -> bool:
         """Train to the end (or to step ``until``) unless a stop is requested first.
 
-        At each step boundary: ``on_step(step, seconds, loss)``, then a save when
+        At each step boundary: ``on_step(step, seconds)``, then a save when
         ``should_save(step)`` says so or a stop is requested (the save happens before
         stopping). Returns True when every planned step has run.
         """
         last = self.total_steps if until is None else min(until, self.total_steps)
         while self.step < last:
             started = time.perf_counter()
-            loss = self.train_step()
-            on_step(self.step, time.perf_counter() - started, loss)
+            self.train_step()
+            on_step(self.step, time.perf_counter() - started)
             stop, due = self.world.agree(stop_requested(), should_save(self.step))
             if stop or due:
                 save()
             if stop:
                 break
         return self.finished
+
+
+def _placed(inputs: torch.Tensor, labels: torch.Tensor, device: torch.device
+            ) -> tuple[torch.Tensor, torch.Tensor]:
+    """The training split where batches are cut from: on a GPU when it fits comfortably there
+    (a batch is then a gather on the device), else in host memory."""
+    if device.type != "cuda":
+        return inputs, labels
+    free, _ = torch.cuda.mem_get_info(device)
+    if inputs.nbytes + labels.nbytes > DEVICE_DATA_SHARE * free:
+        return inputs, labels
+    return inputs.to(device), labels.to(device)
+
+
+def _to_device(batch: torch.Tensor, device: torch.device) -> torch.Tensor:
+    """``batch`` on ``device``; from the host through pinned memory, without waiting for it
+    (a pageable copy would block until the GPU has caught up: a host sync every step)."""
+    if batch.device == device or device.type != "cuda":
+        return batch.to(device)
+    return batch.pin_memory().to(device, non_blocking=True)
 
 
 def _detached_copy(state: dict) -> dict:

@@ -1,0 +1,109 @@
+"""Bytes of one checkpoint on disk: ``torch.save`` through the atomic protocol, with its sha256.
+
+The protocol is the one of ``rgt.base.files``: ``<path>.tmp`` → fsync → ``os.replace`` → fsync
+of the directory. Two choices make it about as fast as writing the same bytes raw:
+
+- torch's own file writer (``torch.save`` to a path), not a Python file object: every record
+  would otherwise cross into Python, and the zip CRC32 torch computes per record (as slow as
+  the write itself) is switched off — the marker's sha256 covers every byte already, and
+  ``torch.load`` does not need the CRC.
+- the sha256 is computed by a second thread that reads the new file back from the page cache
+  as it grows (torch's writer only appends: it refuses to seek) and on while this thread
+  waits in ``fsync``: serialising, hashing and the disk flush overlap instead of adding up.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+
+from rgt.base.files import fsync_dir
+
+CHUNK = 1 << 20
+POLL_S = 0.001  # how long the hashing thread waits when it has caught up with the writer
+_CRC_LOCK = threading.Lock()
+
+
+def write_state(path: Path, state: dict, pool: ThreadPoolExecutor) -> tuple[int, str]:
+    """Write ``state`` to ``path`` atomically and durably; return its size and sha256.
+
+    On any failure the temp file is removed and ``path`` is untouched. ``pool`` runs the hash.
+    """
+    import torch  # deferred: reading markers must not pay for the torch import
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(b"")  # empty before the reader opens it: no stale bytes of a crashed save
+    tail = _GrowingFileHash(tmp)
+    hashed = pool.submit(tail.run)
+    try:
+        try:
+            with _without_zip_crc32(torch):
+                torch.save(state, str(tmp))
+        finally:
+            tail.writer_done.set()
+        _fsync(tmp)
+        size, digest = hashed.result()
+        if size != tmp.stat().st_size:  # a broken assumption must never reach a marker
+            raise OSError(f"hashed {size} bytes of {tmp}, which has {tmp.stat().st_size}")
+    except BaseException:
+        tail.writer_done.set()
+        tmp.unlink(missing_ok=True)
+        raise
+    os.replace(tmp, path)
+    fsync_dir(path.parent)
+    return size, digest
+
+
+class _GrowingFileHash:
+    """Hashes a file while another thread appends to it, until told the writer is done."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.writer_done = threading.Event()
+
+    def run(self) -> tuple[int, str]:
+        digest, size = hashlib.sha256(), 0
+        buffer = bytearray(CHUNK)
+        view = memoryview(buffer)
+        with open(self.path, "rb", buffering=0) as handle:
+            while True:
+                finished = self.writer_done.is_set()  # before the read: then EOF is the end
+                count = handle.readinto(buffer)
+                if count:
+                    digest.update(view[:count])
+                    size += count
+                elif finished:
+                    return size, digest.hexdigest()
+                else:
+                    self.writer_done.wait(POLL_S)
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def _without_zip_crc32(torch) -> Iterator[None]:
+    """No per-record CRC32 for this save (a process-wide torch setting, restored after; the
+    lock keeps two of our own saves from restoring it under each other)."""
+    setter = getattr(torch.serialization, "set_crc32_options", None)
+    if setter is None:  # torch < 2.6 always computes it
+        yield
+        return
+    with _CRC_LOCK:
+        previous = torch.serialization.get_crc32_options()
+        setter(False)
+        try:
+            yield
+        finally:
+            setter(previous)
