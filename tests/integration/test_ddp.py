@@ -205,3 +205,22 @@ def test_a_hung_rank_fails_the_run_within_the_timeout_naming_it(tmp_path, tiny_c
     status = json.loads((tmp_path / "checkpoints" / run_id / "status.json").read_text())
     assert status["state"] == "failed" and "rank 1" in status["error"]
     assert elapsed < 90, f"the hang took {elapsed:.0f} s to end"
+
+
+def test_more_processes_than_gpus_is_a_config_error_with_the_config_fix_only(tmp_path,
+                                                                             tiny_config):
+    import torch
+
+    if torch.cuda.device_count() >= 2:
+        pytest.skip("this host has a GPU for each of the 2 processes")
+    config = ddp_config(tiny_config)
+    config["defaults"]["train"]["device"] = "cuda"  # this host has fewer GPUs than processes
+    path, run_id = project_with(tmp_path, config)
+    result = rgt(train_args(path, run_id), tmp_path, TIMEOUT)
+    output = result.stdout + result.stderr
+    assert result.returncode == 2, output
+    assert "train.processes = 2 but only" in output and "one process per GPU" in output
+    assert "fix: set train.processes to the number of GPUs" in output
+    assert "rerun the same command" not in output
+    status = json.loads((tmp_path / "checkpoints" / run_id / "status.json").read_text())
+    assert status["state"] == "failed" and "GPU(s)" in status["error"]

@@ -32,3 +32,20 @@ def test_every_steps_overrides_young_daly():
     cadence = Cadence(mtbf_hours=1000.0, every_steps=5)
     cadence.record_save(10, 5.0)
     assert cadence.interval() == 5 and cadence.due(15) and not cadence.due(14)
+
+
+def test_the_interval_follows_the_blocking_cost_and_write_times_are_only_recorded():
+    cadence = Cadence(mtbf_hours=1.0)
+    cadence.record_step(0.01)
+    cadence.record_save(0, 0.002)  # a background save: the loop waited 2 ms
+    cadence.record_write(3.0)  # ... while its write took 3 s beside training
+    assert cadence.interval() == math.floor(math.sqrt(2 * 3600 * 0.002) / 0.01)
+    assert cadence.totals == {"saves": 1, "blocked_seconds": 0.002,
+                              "max_blocked_seconds": 0.002, "written": 1, "write_seconds": 3.0}
+
+
+def test_resuming_restores_the_cost_without_counting_a_save():
+    cadence = Cadence(mtbf_hours=1.0)
+    cadence.resume(40, 0.5)
+    assert (cadence.last_saved_step, cadence.save_seconds, cadence.totals["saves"]) == (
+        40, 0.5, 0)

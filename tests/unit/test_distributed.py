@@ -23,7 +23,7 @@ from rgt.train.distributed import (
     world_from_env,
     write_report,
 )
-from rgt.train.launcher import diagnose, launch_command, read_reports
+from rgt.train.launcher import diagnose, failure, launch_command, read_reports
 from rgt.verify.compare import verdict_rule
 from rgt.verify.configs import declared_keys, undeclared_differences
 
@@ -106,6 +106,23 @@ def test_reports_record_the_error_and_whether_the_group_failed(tmp_path):
     assert json.loads((tmp_path / "rank-1.json").read_text())["pid"] > 0
     assert is_collective_error(RuntimeError("Connection reset by peer [gloo]"))
     assert not is_collective_error(ValueError("gloo"))
+
+
+def test_a_rank_refused_by_its_config_fails_the_launch_with_the_config_fix_only(tmp_path):
+    refusal = ConfigError("train.processes = 2 but only 1 GPU(s) are visible: one process "
+                          "per GPU", "set train.processes to the number of GPUs (a new run "
+                          "id), or train.device: cpu")
+    write_report(tmp_path, World(0, 2), "running")
+    write_report(tmp_path, World(1, 2), "failed", refusal)
+    reports = read_reports(tmp_path, 2)
+    assert reports[1]["config_error"] and reports[1]["fix"] == refusal.fix
+    error = failure(diagnose(reports, 300, stopped={0}), reports, tmp_path)
+    assert isinstance(error, ConfigError) and error.exit_code == 2
+    assert "rank 1 failed: ConfigError: train.processes = 2" in error.message
+    assert error.fix == refusal.fix and "rerun" not in str(error)
+    crashed = {0: _report(0, "failed", "RuntimeError: CUDA error")}
+    other = failure(diagnose(crashed, 300), crashed, tmp_path)
+    assert not isinstance(other, ConfigError) and "rerun the same command" in other.fix
 
 
 def _report(rank, state, error="", collective=False, timed_out=False):
