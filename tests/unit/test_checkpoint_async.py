@@ -8,11 +8,11 @@ from collections import OrderedDict
 
 import pytest
 import torch
+from test_checkpoint import assert_same, full_training_state, small_state
 
 from rgt.train import checkpoint, checkpoint_async, snapshot
 from rgt.train.checkpoint import CheckpointStore, CheckpointWarning
 from rgt.train.snapshot import HostSnapshot
-from test_checkpoint import assert_same, full_training_state, small_state
 
 
 def test_a_background_save_writes_the_bytes_a_synchronous_one_does(tmp_path):
