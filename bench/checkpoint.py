@@ -1,7 +1,7 @@
 """Benchmark: atomic full-state checkpoint save vs. raw and non-atomic writes of the same bytes,
 and how long a background save blocks the training loop.
 
-    python bench/checkpoint.py [--mib 64] [--rounds 7] [--dir DIR] [--json OUT]
+    python bench/checkpoint.py [--mib 64] [--rounds 7] [--device cpu] [--dir DIR] [--json OUT]
 
 Variants, all timed in one process with ``time.perf_counter()``:
   A   CheckpointStore.save: atomic full-state save with sha256 and marker (keep=2, so it prunes)
@@ -53,13 +53,14 @@ GOALS = {("A", "B"): 0.9, ("A", "B'"): 0.9, ("A", "C"): 0.95}
 STALL_GOAL = 0.10
 
 
-def build_state(mib: float) -> dict:
-    """A full training state (model, Adam moments, RNG, counters) of about ``mib`` MiB."""
+def build_state(mib: float, device: str = "cpu") -> dict:
+    """A full training state (model, Adam moments, RNG, counters) of about ``mib`` MiB, its
+    tensors on ``device``."""
     width = max(1, int(mib * 2**20 / 12 / 2049))  # 12 bytes per param: weight + two Adam moments
     torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Linear(2048, width), torch.nn.ReLU())
+    model = torch.nn.Sequential(torch.nn.Linear(2048, width), torch.nn.ReLU()).to(device)
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
-    model(torch.randn(8, 2048)).sum().backward()
+    model(torch.randn(8, 2048, device=device)).sum().backward()
     optimizer.step()
     return {
         "model": model.state_dict(),
@@ -177,8 +178,9 @@ def summarise(rounds: list[dict[str, float]], nbytes: int) -> dict:
     }
 
 
-def print_report(summary: dict, nbytes: int, counted: int) -> None:
-    print(f"checkpoint {nbytes:,} bytes ({nbytes / 2**20:.1f} MiB), {counted} counted rounds")
+def print_report(summary: dict, nbytes: int, counted: int, device: str) -> None:
+    print(f"checkpoint {nbytes:,} bytes ({nbytes / 2**20:.1f} MiB, tensors on {device}), "
+          f"{counted} counted rounds")
     print(f"{'variant':<36} {'MB/s min':>9} {'median':>9} {'max':>9}")
     for name in VARIANTS:
         s = summary["mb_per_s"][name]
@@ -202,6 +204,8 @@ def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mib", type=float, default=64, help="checkpoint size in MiB")
     parser.add_argument("--rounds", type=int, default=7, help="rounds, the first not counted")
+    parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"],
+                        help="where the state's tensors live (cuda: a GPU-resident state)")
     parser.add_argument("--dir", type=Path, help="scratch parent directory (default: tempdir)")
     parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     args = parser.parse_args()
@@ -212,7 +216,7 @@ def parse_args() -> argparse.Namespace:
 
 def main() -> None:
     args = parse_args()
-    state = build_state(args.mib)
+    state = build_state(args.mib, args.device)
     data = serialise(state)
     scratch = Path(tempfile.mkdtemp(prefix="rgt-bench-checkpoint-", dir=args.dir))
     try:
@@ -223,12 +227,13 @@ def main() -> None:
         shutil.rmtree(scratch)  # the big files must not outlive the run
     summary = summarise(rounds, len(data))
     summary["async_stall"]["background_seconds"] = variants["D"].background[1:]
-    print_report(summary, len(data), len(rounds))
+    print_report(summary, len(data), len(rounds), args.device)
     if args.json:
         meta = {
             "bytes": len(data),
             "mib": args.mib,
             "rounds": args.rounds,
+            "device": args.device,
             "torch": torch.__version__,
         }
         args.json.write_text(json.dumps({**meta, **summary}, indent=2) + "\n")

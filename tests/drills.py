@@ -249,6 +249,48 @@ def term_during_write(root: Path, device: str, expected: dict) -> dict:
             "seconds": time.monotonic() - started}
 
 
+def kill_and_resume(root: Path, device: str, expected: dict, at_steps=(37, 90)) -> dict:
+    """SIGKILL at the given steps (no write held), then resume: bit-identical."""
+    started = time.monotonic()
+    project = make_project(root, device)
+    for step in at_steps:
+        process = start(project)
+        try:
+            _wait(lambda step=step: _beat_from(project, step), process, f"step {step}")
+            process.send_signal(signal.SIGKILL)
+            process.communicate(timeout=TIMEOUT_S)
+        finally:
+            _reap(process)
+    train(project)
+    check(outcome(project) == expected, f"killed at {at_steps}: differs from uninterrupted")
+    record = json.loads((project.root / "runs" / project.run_id / "run.json").read_text())
+    check(record["attempts"] == len(at_steps) + 1, f"attempts {record['attempts']}")
+    return {"killed_at": list(at_steps), "seconds": time.monotonic() - started}
+
+
+def snapshot_on(device: str) -> dict:
+    """A host snapshot of a state on ``device``: pinned buffers for CUDA, and the values at
+    the call even though the tensor is changed right after (the copy is queued first)."""
+    import torch
+
+    from rgt.train.snapshot import HostSnapshot
+
+    started = time.monotonic()
+    weights = torch.arange(1 << 22, dtype=torch.float32, device=device)
+    snapshots = HostSnapshot()
+    for _ in range(2):  # the second take reuses the first one's buffers
+        taken = snapshots.take({"w": weights})
+        weights.add_(1.0)
+        taken.wait_copied()
+    buffer = taken.state["w"]
+    check(buffer.device.type == "cpu", f"snapshot on {buffer.device}")
+    check(buffer.is_pinned() == (device == "cuda"), "pinned only for a CUDA state")
+    check(torch.equal(buffer, torch.arange(1 << 22, dtype=torch.float32) + 1.0),
+          "the snapshot does not hold the values at the call")
+    return {"bytes": buffer.numel() * 4, "pinned": buffer.is_pinned(),
+            "seconds": time.monotonic() - started}
+
+
 def _held_step(project: DrillProject, process: subprocess.Popen) -> int:
     marker = _wait(lambda: next(project.root.glob("in-write-*"), None), process,
                    "the held background write")

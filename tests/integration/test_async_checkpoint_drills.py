@@ -1,6 +1,7 @@
 """Background checkpoint writes under fire, on real `rgt train` processes (tests/drills.py):
 SIGKILL while a write is torn halfway, SIGTERM while one is in flight. Both end bit-identical
-to an uninterrupted run. The CUDA variants (fp32) run with ``--run-gpu`` on a GPU host."""
+to an uninterrupted run. The CUDA variants (fp32) run with ``--run-gpu`` on a GPU host, with a
+plain kill-and-resume on CUDA (its CPU twin is in test_train_drills.py)."""
 
 from __future__ import annotations
 
@@ -38,3 +39,14 @@ def test_sigterm_during_a_background_write_lands_it_then_exits_75(tmp_path, refe
                                                                     device):
     seen = drills.term_during_write(tmp_path, device, references(device))
     assert seen["preempted_at"] >= seen["held_step"]
+
+
+@pytest.mark.gpu
+def test_sigkill_at_steps_then_resume_on_cuda_is_bit_identical(tmp_path, references):
+    seen = drills.kill_and_resume(tmp_path, "cuda", references("cuda"))
+    assert seen["killed_at"] == [37, 90]
+
+
+@pytest.mark.gpu
+def test_a_cuda_state_is_snapshotted_into_pinned_host_memory():
+    assert drills.snapshot_on("cuda")["pinned"]
