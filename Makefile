@@ -52,7 +52,9 @@ lint: setup
 
 bench: setup
 	$(PY) bench/checkpoint.py
+	$(PY) bench/checkpoint.py --mib 256
 	$(PY) bench/overhead.py
+	$(PY) bench/gpu_loop.py
 	$(PY) bench/transfer.py
 	$(PY) bench/verify.py
 	$(PY) bench/verify_calibration.py
