@@ -289,7 +289,7 @@ def _placed(inputs: torch.Tensor, labels: torch.Tensor, device: torch.device
 def _to_device(batch: torch.Tensor, device: torch.device) -> torch.Tensor:
     """``batch`` on ``device``; from the host through pinned memory, without waiting for it
     (a pageable copy would block until the GPU has caught up: a host sync every step)."""
-    if batch.device == device or device.type != "cuda":
+    if batch.device.type == "cuda" or device.type != "cuda":  # already there, or no GPU
         return batch.to(device)
     return batch.pin_memory().to(device, non_blocking=True)
 
