@@ -14,13 +14,18 @@ from pathlib import Path
 from typing import IO
 
 
-def fsync_dir(directory: Path) -> None:
-    """Persist a directory entry change (a rename or a new file) to disk."""
-    fd = os.open(directory, os.O_RDONLY)
+def fsync_path(path: Path) -> None:
+    """Persist a file's bytes, or a directory's entries, to disk (through a read-only fd)."""
+    fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def fsync_dir(directory: Path) -> None:
+    """Persist a directory entry change (a rename or a new file) to disk."""
+    fsync_path(directory)
 
 
 @contextmanager

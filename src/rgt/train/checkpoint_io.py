@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
-from rgt.base.files import fsync_dir
+from rgt.base.files import fsync_dir, fsync_path
 
 CHUNK = 1 << 20
 POLL_S = 0.001  # how long the hashing thread waits when it has caught up with the writer
@@ -50,7 +50,7 @@ def write_state(path: Path, state: dict, pool: ThreadPoolExecutor) -> tuple[int,
                 torch.save(state, str(tmp))
         finally:
             tail.writer_done.set()
-        _fsync(tmp)
+        fsync_path(tmp)
         size, digest = hashed.result()
         if size != tmp.stat().st_size:  # a broken assumption must never reach a marker
             raise OSError(f"hashed {size} bytes of {tmp}, which has {tmp.stat().st_size}")
@@ -86,7 +86,6 @@ class _GrowingFileHash:
                 else:
                     self.writer_done.wait(POLL_S)
 
-
     def _open_once_created(self):
         while True:
             finished = self.writer_done.is_set()
@@ -98,12 +97,6 @@ class _GrowingFileHash:
                 self.writer_done.wait(POLL_S)
 
 
-def _fsync(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 @contextmanager
