@@ -128,6 +128,8 @@ def _tensor_bytes(value, seen: set | None = None):
 
 
 def _record_event(device: torch.device):
-    event = torch.cuda.Event()
-    event.record(torch.cuda.current_stream(device))
+    """An event after the copies queued on ``device``'s current stream."""
+    with torch.cuda.device(device):
+        event = torch.cuda.Event()
+        event.record(torch.cuda.current_stream(device))
     return event
