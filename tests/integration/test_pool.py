@@ -130,8 +130,9 @@ def test_a_silent_host_loses_its_job_to_another_which_resumes_it_from_the_mirror
         pool, tmp_path, slow):
     hosts, ssh_config = pool
     slow["experiments"]["tiny"]["seeds"] = [0, 1]
-    # box-0's copy must outlive its lease by far (~10 ms a step here): it is fenced, not done.
-    slow["defaults"]["train"]["epochs"] = 50
+    # box-0's copy must outlive its lease by far (~4 ms a step here, checkpoints written in
+    # the background: 100 epochs take ~30 s): it is fenced, not done.
+    slow["defaults"]["train"]["epochs"] = 100
     project = pool_project(tmp_path, slow, hosts)
     run_ids = rx.run_ids(project)
     args = pool_args(hosts, ssh_config, "--rgt-mirror-every", "1", "--rgt-lease-seconds", "8",
