@@ -107,11 +107,12 @@ class CheckpointStore:
         """
         from rgt.train.checkpoint_async import BackgroundWriter, completed
 
+        started = time.perf_counter()
         _check_step(step)
         if self._writer is None:
             self._writer = BackgroundWriter(self._save_now)
         if self._writer.has_room(state):
-            return self._writer.submit(step, state)
+            return self._writer.submit(step, state, started)
         _warn(f"checkpoint of step {step}: no room for a host-memory snapshot; saved "
               "synchronously", 2)
         return completed(step, self.save(step, state))

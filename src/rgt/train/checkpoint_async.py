@@ -78,9 +78,10 @@ class BackgroundWriter:
         available = host_memory_available()
         return needed <= 0 or available is None or needed <= HOST_MEMORY_SHARE * available
 
-    def submit(self, step: int, state: dict) -> PendingSave:
-        """Wait for the save in flight, snapshot ``state``, and write it in the background."""
-        started = time.perf_counter()
+    def submit(self, step: int, state: dict, started: float | None = None) -> PendingSave:
+        """Wait for the save in flight, snapshot ``state``, and write it in the background;
+        the blocked time counts from ``started`` (``time.perf_counter()``; default: now)."""
+        started = time.perf_counter() if started is None else started
         self.wait()
         snapshot = self._snapshots.take(state)
         blocked = time.perf_counter() - started
