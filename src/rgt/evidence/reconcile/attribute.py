@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from rgt.evidence.reconcile.names import is_comparison
 from rgt.evidence.reconcile.sites import Level, Site
 from rgt.evidence.reconcile.statistics import Part, Statement, find_statements, only_filler
-from rgt.evidence.reconcile.vocabulary import BASELINE, Hit, Vocabulary
+from rgt.evidence.reconcile.vocabulary import BASELINE, OTHER, Hit, Vocabulary
 
 FACETS = ("metric", "split", "variant", "exp", "dispersion", "role", "kind")
 CLAIM_KEYS = {"metric": "metric", "split": "split", "exp": "exp_id"}
@@ -59,10 +59,13 @@ def _values(hits: list[Hit], facet: str) -> frozenset[str]:
     return frozenset().union(*(hit.facets[facet] for hit in hits))
 
 
-def _pick(hits: list[Hit], facet: str, level: Level, width: int) -> Facet | None:
-    relevant = [hit for hit in hits if facet in hit.facets]
-    explicit = [hit for hit in relevant if facet not in hit.implied]
-    relevant = explicit or relevant  # "CIFAR-100" beats the experiment an alias implies
+def _pick(hits: list[Hit], facet: str, level: Level, width: int,
+          implied: bool) -> Facet | None:
+    relevant = [hit for hit in hits if facet in hit.facets
+                and (facet in hit.implied) == implied]
+    if facet == "dispersion" and level.tier in ("clause", "sentence"):
+        # prose finds intervals by their form; a "CI" nearby says nothing about a ± spread
+        relevant = [hit for hit in relevant if hit.facets[facet] - {"ci"}]
     if not relevant:
         return None
     nearest = relevant
@@ -74,19 +77,21 @@ def _pick(hits: list[Hit], facet: str, level: Level, width: int) -> Facet | None
 
 
 def decide(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
-    """Each facet from the first level that names it."""
+    """Each facet from the first level that names it; what an alias only implies (its claims'
+    experiment, say) counts only where no level names the facet outright."""
     width = len(site.statement.parts[0].number.text)
     found: dict[str, Facet] = {}
-    for level in site.levels:
-        hits = vocabulary.find(level.text)
-        for facet in FACETS:
-            if facet in found or (facet == "variant" and not level.names_variants):
-                continue
-            if facet in ("role", "kind", "dispersion") and not _reads(facet, level, site):
-                continue
-            picked = _pick(hits, facet, level, width)
-            if picked:
-                found[facet] = picked
+    hits = [vocabulary.find(level.text) for level in site.levels]
+    for implied in (False, True):
+        for level, level_hits in zip(site.levels, hits, strict=True):
+            for facet in FACETS:
+                if facet in found or (facet == "variant" and not level.names_variants):
+                    continue
+                if facet in ("role", "kind", "dispersion") and not _reads(facet, level, site):
+                    continue
+                picked = _pick(level_hits, facet, level, width, implied)
+                if picked:
+                    found[facet] = picked
     return found
 
 
@@ -108,7 +113,8 @@ def respectively(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
     sentence = next((level for level in site.levels if level.tier == "sentence"), None)
     if sentence is None or "respectively" not in sentence.text.lower():
         return {}
-    values = [s.anchor for s in find_statements(sentence.text) if s.part("value")]
+    end = sentence.text.lower().index("respectively")
+    values = [s.anchor for s in find_statements(sentence.text[:end]) if s.part("value")]
     if sentence.anchor not in values or len(values) < 2:
         return {}
     position = values.index(sentence.anchor)
@@ -208,6 +214,18 @@ def consistent(claims: list[dict], facets: dict[str, Facet], wanted: set[str] | 
     return keep if wanted is None else _of_kind(keep, wanted)
 
 
+def _widened(variant: Facet, claims: list[dict], site: Site, vocabulary: Vocabulary) -> Facet:
+    """A difference whose clause names only a baseline (``its gain over ERM``) takes the
+    candidates its sentence names."""
+    candidates = {claim["candidate"] for claim in claims if is_comparison(claim)}
+    if variant.named & candidates:
+        return variant
+    sentence = next((level for level in site.levels if level.tier == "sentence"), None)
+    hits = vocabulary.find(sentence.text) if sentence else []
+    named = _values([hit for hit in hits if "variant" in hit.facets], "variant")
+    return replace(variant, named=variant.named | named)
+
+
 def loosened(site: Site, facets: dict[str, Facet], vocabulary: Vocabulary) -> dict[str, Facet]:
     """Facets with every metric and variant the sentence names (a weak reading's alternatives)."""
     sentence = next((level for level in site.levels if level.tier == "sentence"), None)
@@ -223,7 +241,7 @@ def loosened(site: Site, facets: dict[str, Facet], vocabulary: Vocabulary) -> di
     return wider
 
 
-SPREAD_COLUMN = re.compile(r"mean|avg|average|\u00b1", re.IGNORECASE)
+SPREAD_COLUMN = re.compile(r"mean|avg|average", re.IGNORECASE)
 
 
 def retype(site: Site, facets: dict[str, Facet]) -> Statement | None:
@@ -264,6 +282,8 @@ def attribute(site: Site, claims: list[dict],
     statement = retype(site, facets)
     if statement is None or not {"metric", "variant"} & set(facets):
         return None
+    if OTHER in facets.get("variant", Facet(frozenset(), False)).values:
+        return None  # a row or clause about another system (``ERM+RandAugment``, ``[12]``)
     if (statement.part("seeds") is None and "metric" not in facets) or (
             site.in_table and "variant" not in facets):
         return None
@@ -271,6 +291,8 @@ def attribute(site: Site, claims: list[dict],
                                            if name in ("metric", "variant")):
         return None  # "over 3 seeds" binds to names in its own clause, cell or row only
     wanted = kinds(site, statement, facets, vocabulary) if statement.part("value") else None
+    if wanted == {"difference"} and "variant" in facets:
+        facets["variant"] = _widened(facets["variant"], claims, site, vocabulary)
     role = next((word for word in ("from", "to") if word in statement.form), "")
     strong = all(facets[f].strong for f in ("metric", "variant") if f in facets)
     return statement, Attribution(

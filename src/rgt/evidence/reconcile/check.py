@@ -158,6 +158,26 @@ def _value_outcome(status: str, part: Part, statement: Statement, claim: dict,
                    claim.get("value"), fix)
 
 
+CLEARLY_CLOSER = 5.0
+
+
+def closest_experiment(part: Part, statement: Statement, claims: list[dict],
+                       unit: str) -> dict | None:
+    """Among claims that differ only in experiment (a document naming the variant and metric
+    but not the dataset), the one the number is clearly closest to (5× closer than the rest)."""
+    if len({(c.get("variant"), c["metric"], is_comparison(c)) for c in claims}) != 1:
+        return None
+    allowed = allowed_scales(part.number, statement, unit)
+
+    def distance(claim: dict) -> float:
+        return min(abs(part.number.value - claim["value"] * scale) for scale in allowed)
+
+    ranked = sorted(claims, key=distance)
+    if distance(ranked[1]) >= CLEARLY_CLOSER * distance(ranked[0]):
+        return ranked[0]
+    return None
+
+
 def judge_value(statement: Statement, attribution: Attribution, unit: str) -> list[Outcome]:
     """The value against its candidates (then, weakly named, the sentence's), then the rest."""
     part = statement.part("value")
@@ -170,8 +190,9 @@ def judge_value(statement: Statement, attribution: Attribution, unit: str) -> li
             if scale is not None:
                 return [_value_outcome("matched", part, statement, claim, unit)] + satellites(
                     statement, claim, scale, unit, dispersion)
-    if len(attribution.claims) == 1:
-        claim = attribution.claims[0]
+    claim = attribution.claims[0] if len(attribution.claims) == 1 else closest_experiment(
+        part, statement, attribution.claims, unit)
+    if claim is not None:
         return [_value_outcome("drift", part, statement, claim, unit)] + satellites(
             statement, claim, None, unit, dispersion)
     return ([Outcome("unmapped", "value", None, part.number.text, part.number.start)]
@@ -181,10 +202,14 @@ def judge_value(statement: Statement, attribution: Attribution, unit: str) -> li
 def judge_bare(statement: Statement, attribution: Attribution, unit: str) -> list[Outcome]:
     """A seed count, interval or confidence level stated on its own: matched by any candidate,
     drift when every candidate that discloses it agrees on another number."""
-    none: frozenset[str] = frozenset()
-    checkable = [claim for claim in attribution.claims
-                 if all(acceptable(part, claim, none) is not None for part in statement.parts)]
-    results = [satellites(statement, claim, None, unit, none) for claim in checkable]
+    dispersion = attribution.facets.get("dispersion")
+    named = dispersion.values if dispersion else frozenset()
+    claims = attribution.claims
+    if statement.part("seeds") and any(not is_comparison(claim) for claim in claims):
+        claims = [claim for claim in claims if not is_comparison(claim)]  # a variant's count
+    checkable = [claim for claim in claims
+                 if all(acceptable(part, claim, named) is not None for part in statement.parts)]
+    results = [satellites(statement, claim, None, unit, named) for claim in checkable]
     for outcomes in results:
         if all(outcome.status == "matched" for outcome in outcomes):
             return outcomes

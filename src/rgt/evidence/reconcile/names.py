@@ -61,8 +61,9 @@ def check_names(claims: list[dict], names: dict, source: str) -> None:
                     fix=f"use one of: {', '.join(sorted(known(claims, section)))}")
 
 
-def alias_facets(claims: list[dict], base: Vocabulary, alias: str) -> dict[str, set[str]]:
-    """What an alias names: the facets its claims share, and the split its words name."""
+def alias_facets(claims: list[dict], worded: dict[str, set[str]]) -> dict[str, set[str]]:
+    """What an alias names: the facets its claims share, and the split its words name
+    (``worded``: the facets of the names inside the alias)."""
     facets: dict[str, set[str]] = {}
     for facet, key in (("metric", "metric"), ("exp", "exp_id")):
         values = {claim[key] for claim in claims}
@@ -73,15 +74,14 @@ def alias_facets(claims: list[dict], base: Vocabulary, alias: str) -> dict[str, 
         facets["variant"] = set().union(*(claim_variants(claim) for claim in claims))
     elif len({claim["variant"] for claim in claims}) == 1 and not any(map(is_comparison, claims)):
         facets["variant"] = {claims[0]["variant"]}
-    if "split" in base.facets_in(alias):
-        facets["split"] = base.facets_in(alias)["split"]
+    if "split" in worded:
+        facets["split"] = worded["split"]
     return facets
 
 
 def project_vocabulary(claims: list[dict], names: dict, source: str) -> Vocabulary:
     """The base vocabulary plus the evidence's ids, ``names:`` and the claims' aliases."""
     check_names(claims, names, source)
-    base = base_vocabulary()
     vocabulary = base_vocabulary()
     for section in ("variants", "metrics", "experiments"):
         for identity in known(claims, section):
@@ -96,9 +96,11 @@ def project_vocabulary(claims: list[dict], names: dict, source: str) -> Vocabula
         for identity, phrases in table.items():
             for phrase in phrases:
                 vocabulary.add(phrase, FACET_OF[section], identity)
-    for alias, aliased in alias_index(claims).items():
-        for facet, values in alias_facets(aliased, base, alias).items():
-            vocabulary.add(alias, facet, values, implied=facet != "split")
+    aliases = alias_index(claims)
+    worded = {alias: vocabulary.facets_in(alias) for alias in aliases}
+    for alias, aliased in aliases.items():
+        for facet, values in alias_facets(aliased, worded[alias]).items():
+            vocabulary.add(alias, facet, values, implied=facet not in worded[alias])
     return vocabulary
 
 

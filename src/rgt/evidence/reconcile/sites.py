@@ -117,7 +117,8 @@ def _is_group(row: list[Cell], labels: set[int]) -> bool:
     return len(row) > 1 and len(filled) == 1 and row[0].text.strip() != "" and 0 in labels
 
 
-UNIT = re.compile(r"(%)|\((?:in\s+)?([KMB])\)|\[([KMB])\]")
+UNIT = re.compile(r"(%)|\((?:in\s+)?([KMB])\)|\[([KMB])\]|_(?:(pct|percent)|([mkb]))$")
+UNITS = {"pct": "%", "percent": "%", "m": "M", "k": "K", "b": "B"}
 
 
 def declared_unit(*texts: str) -> str:
@@ -125,13 +126,30 @@ def declared_unit(*texts: str) -> str:
     for text in texts:
         match = UNIT.search(text or "")
         if match:
-            return next(group for group in match.groups() if group)
+            found = next(group for group in match.groups() if group)
+            return UNITS.get(found, found)
     return ""
+
+
+SPREAD_ONLY = re.compile(
+    r"^[\s(\[]*(?:\u00b1|\+/-)?\s*(?:std|sd|s\.d\.|stdev|sem|s\.e\.m\.|se|s\.e\.|"
+    r"standard\s+(?:deviation|error))[\s)\]]*$", re.IGNORECASE)
+
+
+def headers(table: Table) -> list[str]:
+    """Each column's header; a spread-only one (``± s.e.m.``) is read with the one before it
+    (``ECE (%) ± s.e.m.``): it qualifies that column's numbers."""
+    names = list(table.header)
+    for j in range(1, len(names)):
+        if SPREAD_ONLY.match(names[j]):
+            names[j] = f"{names[j - 1]} {names[j]}"
+    return names
 
 
 def table_sites(table: Table) -> list[Site]:
     """One site per statement of every data cell of ``table``."""
     labels = label_columns(table)
+    names_of = headers(table)
     sites: list[Site] = []
     group, previous = "", {}
     for row in table.rows:
@@ -146,7 +164,7 @@ def table_sites(table: Table) -> list[Site]:
         label = " ".join([group, *names]).strip()
         for j, cell in enumerate(row):
             if j not in labels:
-                sites += _cell_sites(table, cell, label, _header(table, j))
+                sites += _cell_sites(table, cell, label, names_of[j] if j < len(names_of) else "")
     return sites
 
 

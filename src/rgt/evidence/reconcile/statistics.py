@@ -108,9 +108,16 @@ def _intervals(text: str) -> list[Statement]:
     return found
 
 
+PARTIAL = re.compile(r"\b(?:first|last|other|remaining|additional|extra|more|new|those|these|"
+                     r"two|few|some)\s*$", re.IGNORECASE)
+
+
 def _seed_counts(text: str, taken: list[Statement]) -> list[Statement]:
+    """``3 seeds``, ``five runs``, ``seeds: 5`` — not ``the first three seeds`` (a subset)."""
     found = []
     for match in SEEDS.finditer(text):
+        if PARTIAL.search(text[:match.start()]):
+            continue
         group = "n" if match.group("n") else "n2"
         word = match.group(group)
         count = WORDS.get(word.lower()) or int(word)
@@ -148,10 +155,6 @@ def _value(text: str, number: Number) -> Statement:
     if spread:
         parts.append(_read(text, "num", spread, "spread"))
         end = spread.end()
-    brackets = BRACKETS.match(text, end)
-    if brackets:
-        parts += [_read(text, "low", brackets, "low"), _read(text, "high", brackets, "high")]
-        end = brackets.end()
     start = number.start
     return Statement(tuple(p for p in parts if p), start, end, value_form(text, parts[0].number))
 
@@ -211,9 +214,20 @@ def _linked(between: str) -> bool:
     return len(between) <= 40 and not re.search(r"\d|[.!?]\s", between)
 
 
+def _bare_intervals(text: str, taken: list[Statement]) -> list[Statement]:
+    """``[0.71, 1.18]`` on its own (a CI column's cell, or after its value's words)."""
+    found = []
+    for match in BRACKETS.finditer(text):
+        if not _overlaps(match.start(), match.end(), taken):
+            parts = (_read(text, "low", match, "low"), _read(text, "high", match, "high"))
+            found.append(Statement(tuple(p for p in parts if p), match.start(), match.end()))
+    return found
+
+
 def find_statements(text: str, integers: bool = False) -> list[Statement]:
     """Every statement in ``text``, in order (bare integers too when ``integers``)."""
     taken = _intervals(text)
+    taken += _bare_intervals(text, taken)
     taken += _seed_counts(text, taken)
     for number in find_numbers(text):
         if not _overlaps(number.start, number.end, taken) and _is_result(text, number, integers):

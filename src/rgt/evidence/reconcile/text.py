@@ -13,7 +13,8 @@ ABBREVIATIONS = re.compile(
     r"(?:\b(?:e\.g|i\.e|et al|vs|cf|Fig|Figs|Tab|Sec|Eq|Eqs|App|Alg|approx|resp|No|Ref|Refs|"
     r"incl|w\.r\.t|s\.d|s\.e\.m|s\.e)|\b[A-Z])\.$"
 )
-SENTENCE_END = re.compile(r"[.!?](?=\s+(?:[A-Z0-9\[(\"'`*_\\$\u2212+-]|$))|[.!?]$")
+SENTENCE_END = re.compile(
+    r"[.!?][\"'\u201d)\]*_]*(?=\s+(?:[A-Z0-9\[(\"'`*_\\$\u2212+-]|$))|[.!?][\"'\u201d)\]*_]*$")
 CLAUSE_BREAK = re.compile(
     r",\s|;\s?|\s[\u2014\u2013]\s|\s--\s|[()]|\s(?:and|but|while|whereas|than|versus|vs\.?|"
     r"compared\s+(?:to|with)|against|respectively)\s",

@@ -28,7 +28,7 @@ FOREIGN_METRICS = [
     "loss", "ece", "calibration error", "error", "error rate", "top 1 error", "f1", "f1 score",
     "precision", "recall", "auc", "auroc", "bleu", "perplexity", "top 5", "top 5 accuracy",
     "top 5 acc.", "map", "iou", "latency", "throughput", "flops", "gflops", "parameters",
-    "params", "runtime", "wall clock", "memory", "learning rate", "lr", "weight decay", "wd",
+    "params", "hyper parameters", "hyperparameters", "runtime", "wall clock", "memory", "learning rate", "lr", "weight decay", "wd",
     "momentum", "dropout rate", "dropout probability", "p", "p value", "alpha", "\u03b1", "beta",
     "\u03b2", "lambda", "\u03bb", "temperature", "label smoothing", "batch size", "warmup",
     "mixing ratio", "kappa", "speed up", "speedup", "slowdown", "overhead", "utilisation",
