@@ -102,10 +102,21 @@ def _reads(facet: str, level: Level, site: Site) -> bool:
     return facet == "dispersion" and level.tier in ("clause", "sentence")
 
 
+INTRO = 40  # "At epoch 100, …": a short opening phrase scopes its sentence
+
+
 def excluded(site: Site) -> bool:
-    """One seed's number, or one quoted from a citation: not a claim's (which are means)."""
-    near = [level.text for level in site.levels if level.tier in ("clause", "cell", "row")]
-    return any(PER_POINT.search(text) or CITATION.search(text) for text in near)
+    """One seed's (or epoch's) number, or one quoted from a citation: not a claim's, which are
+    means. Looked for in the clause (or cell and row), a short opening phrase before it, and a
+    citation right after it (``95.3% (He et al., 2016)``)."""
+    near = [level for level in site.levels if level.tier in ("clause", "cell", "row")]
+    for level in near:
+        intro = level.before if len(level.before) <= INTRO else ""
+        if PER_POINT.search(level.text + " " + intro) or CITATION.search(level.text):
+            return True
+        if CITATION.match(level.after.lstrip(" (")) or CITATION.match(level.after.lstrip()):
+            return True
+    return False
 
 
 def respectively(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
@@ -278,7 +289,8 @@ def attribute(site: Site, claims: list[dict],
     claim's number."""
     if excluded(site):
         return None
-    facets = {**decide(site, vocabulary), **respectively(site, vocabulary)}
+    paired = respectively(site, vocabulary)
+    facets = {**decide(site, vocabulary), **paired}
     statement = retype(site, facets)
     if statement is None or not {"metric", "variant"} & set(facets):
         return None
@@ -294,7 +306,8 @@ def attribute(site: Site, claims: list[dict],
     if wanted == {"difference"} and "variant" in facets:
         facets["variant"] = _widened(facets["variant"], claims, site, vocabulary)
     role = next((word for word in ("from", "to") if word in statement.form), "")
-    strong = all(facets[f].strong for f in ("metric", "variant") if f in facets)
+    strong = all(facets[f].strong for f in ("metric", "variant") if f in facets) or (
+        "variant" in paired)
     return statement, Attribution(
         consistent(claims, facets, wanted, role),
         consistent(claims, loosened(site, facets, vocabulary), wanted, role), strong, facets)

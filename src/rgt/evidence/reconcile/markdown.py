@@ -1,7 +1,8 @@
 """Markdown (and plain text) as blocks: headings, paragraphs, list items, pipe tables.
 
-Fenced code, HTML comments and YAML front matter are not read: code is what a reader types
-(commands, configs), not what the results say. Links keep their text, not their URL.
+Fenced and indented code (and reST ``::`` literal blocks), HTML comments and YAML front matter
+are not read: code is what a reader types (commands, configs), not what the results say. Links
+keep their text, not their URL.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ FENCE = re.compile(r"^\s*(```|~~~)")
 HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+INDENTED = re.compile(r"^(?: {4}|\t)")  # an indented code block (Markdown, reST "::")
 HORIZONTAL = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
 CAPTION = re.compile(r"^\W*(?:table|tab\.)\s*\d*\b", re.IGNORECASE)
 INLINE = [
@@ -46,6 +48,8 @@ class MarkdownReader:
         self.lines = text.splitlines()
         self.blocks = Blocks()
         self.index = 0
+        self.code_may_follow = True  # after a blank line (not in a list) or an rst "::"
+        self.in_list = False
 
     def read(self) -> list[Paragraph | Table]:
         """The document's blocks."""
@@ -78,11 +82,23 @@ class MarkdownReader:
                 self._skip_until("-->")
         elif self._is_table(self.index):
             self._table()
+        elif self.code_may_follow and INDENTED.match(line):
+            self.blocks.close()
+            while self.index < len(self.lines) and (
+                    INDENTED.match(self.lines[self.index]) or not self.lines[self.index].strip()):
+                self.index += 1
         else:
             self._text(line)
             self.index += 1
 
     def _text(self, line: str) -> None:
+        blank = not line.strip()
+        literal = line.rstrip().endswith("::")
+        self.code_may_follow = literal or (blank and not self.in_list)
+        if LIST_ITEM.match(line):
+            self.in_list = True
+        elif not blank and not line.startswith((" ", "\t")):
+            self.in_list = False
         heading = HEADING.match(line)
         if heading:
             self.blocks.heading(len(heading.group(1)), inline(heading.group(2)))

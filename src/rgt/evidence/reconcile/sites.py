@@ -27,6 +27,8 @@ class Level:
     anchor: int | None
     strong: bool
     names_variants: bool = True
+    before: str = ""  # a clause's sentence before and after it (an intro, a citation)
+    after: str = ""
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,8 @@ def _prose_site(paragraph: Paragraph, statement: Statement, sentences: list[tupl
                  len(sentences) - 1)
     s_start, s_end = sentences[index]
     c_start, c_end = clause_span(text, anchor, protected, (s_start, s_end))
-    levels = [Level("clause", text[c_start:c_end], anchor - c_start, True),
+    levels = [Level("clause", text[c_start:c_end], anchor - c_start, True,
+                    before=text[s_start:c_start], after=text[c_end:s_end]),
               Level("sentence", text[s_start:s_end], anchor - s_start, False)]
     refers_back = ANAPHORA.search(text[s_start:s_end]) is not None
     levels += [Level("paragraph", text[start:end], None, False, names_variants=refers_back)
@@ -91,7 +94,7 @@ def is_numeric(text: str) -> bool:
     return has_digit and all(word in ("pp", "M", "K", "B", "x", "CI") for word in words)
 
 
-POINT_HEADER = re.compile(r"^\s*(?:seed|run|fold|trial)s?(?:\s*(?:id|#|no\.?))?\s*$", re.I)
+POINT_HEADER = re.compile(r"^\s*(?:seed|run|fold|trial)(?:\s*(?:id|#|no\.?))?\s*$", re.I)
 
 
 def label_columns(table: Table) -> set[int]:
