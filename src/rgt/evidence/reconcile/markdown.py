@@ -48,6 +48,7 @@ class MarkdownReader:
         self.lines = text.splitlines()
         self.blocks = Blocks()
         self.index = 0
+        self.table_line = 0
         self.code_may_follow = True  # after a blank line (not in a list) or an rst "::"
         self.in_list = False
 
@@ -117,11 +118,14 @@ class MarkdownReader:
 
     def _caption(self) -> str:
         """The paragraph just above the table, or the line just below, if it reads ``Table…``."""
-        before = self.blocks.current.text if self.blocks.current else ""
+        above = self.blocks.current or next(iter(self.blocks.items[-1:]), None)
+        near = isinstance(above, Paragraph) and above.starts[-1][1] >= self.table_line - 2
+        before = above.text if near else ""
         after = next((inline(line) for line in self.lines[self.index:] if line.strip()), "")
         return next((text for text in (before, after) if CAPTION.match(text)), "")
 
     def _table(self) -> None:
+        self.table_line = self.index + 1
         header = [cell.text for cell in cells(self.lines[self.index], self.index + 1)]
         self.index += 2
         rows = []
