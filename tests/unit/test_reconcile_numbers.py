@@ -60,11 +60,16 @@ def test_statements_group_a_value_with_what_qualifies_it(text, expected):
 
 @pytest.mark.parametrize("text", [
     "Section 4.2, Table 2, Fig. 3.1, Eq. 2.5", "PyTorch 2.1 and python 3.11, v1.2.0",
-    "2.5 h, 16 GB, 200 epochs, 1.5x, 3.2 GPU-hours", "costs $1.20/h", "in 2024, on 14.03.2024",
+    "200 epochs, 1.5x, 3.2 GPU-hours, 64 images", "costs $1.20/h", "in 2024, on 14.03.2024",
     "weight decay 5.0e-4", "the first three seeds", "1,000 images",
 ])
 def test_numbers_that_name_something_make_no_statement(text):
     assert statements(text) == []
+
+
+def test_a_quantity_in_a_unit_a_metric_may_be_measured_in_carries_its_unit():
+    forms = [statement.form for statement in find_statements("2.5 hours, 15.9 GB and 18.7 ms")]
+    assert forms == [{"unit:h"}, {"unit:gb"}, {"unit:ms"}]
 
 
 @pytest.mark.parametrize(("text", "form"), [

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from reconcile_helpers import check, drift, matched
+from rgt.evidence.reconcile import reconcile
 
 M_ACC, E_ACC, C_ACC = "c10/mixup/accuracy", "c10/erm/accuracy", "c10/cutmix/accuracy"
 M_ECE, E_ECE, C_ECE = "c10/mixup/ece", "c10/erm/ece", "c10/cutmix/ece"
@@ -138,13 +139,15 @@ LEFT_ALONE = [
     ("references, units, money, years",
      "Section 4.2 and Table 2 give Mixup's test accuracy on CIFAR-10 (2.5 h, 16 GB, 200 epochs, "
      "$1.20/h, 2024, PyTorch 2.1)."),
-    ("a seed count without names", "All test accuracies are means over 4 seeds."),
+    ("a seed count without names", "We tuned the learning rate on 4 seeds."),
     ("part of the seeds", "On CIFAR-10 the first three seeds of CutMix disagreed."),
     ("a mean's CI (the evidence discloses a std)",
      "On CIFAR-10, ERM reaches 95.18% test accuracy (95% CI [94.90, 95.50])."),
     ("code", "```\nMixup test accuracy on CIFAR-10: 0.10\n```\n"),
     ("an indented code block", "Run it:\n\n    mixup --test-accuracy 0.10\n"),
     ("no metric named", "On CIFAR-10, Mixup needs 0.5 of the compute of CutMix."),
+    ("a quantity in another unit than the metric's",
+     "On CIFAR-10, Mixup trains in 2.5 h and reaches 96.13% test accuracy."),
     ("a previous sentence's variant without 'it'",
      "Mixup reaches 96.13% test accuracy on CIFAR-10. ERM was tuned first. The ECE is low."),
 ]
@@ -168,6 +171,30 @@ def test_a_weakly_named_number_matching_another_claim_of_its_sentence_is_matched
     report = check(tmp_path, text)
     assert report["drift"] == [] and report["unmapped"] == []
     assert {(E_ACC, "95.18%"), (E_ECE, "2.91%")} <= matched(report)
+
+
+def test_a_seed_count_about_how_every_result_is_aggregated_is_every_claims(tmp_path):
+    report = check(tmp_path, "All numbers are means over 5 seeds (ERM and Mixup: 3).")
+    assert report["drift"] == [] and report["unmapped"] == [] and report["matched"]
+    report = check(tmp_path, "All numbers are means over 4 seeds.")
+    assert report["drift"] == [] and len(report["unmapped"]) == 1  # 3 for some, 5 for others
+    claims = [{"id": f"e/{v}/accuracy/test", "metric": "accuracy", "exp_id": "e", "variant": v,
+               "split": "test", "value": 0.9, "n": 5, "aliases": []} for v in ("a", "b")]
+    path = tmp_path / "doc.md"
+    path.write_text("Each model is run with 3 seeds; we report the mean.\n")
+    assert [item["found"] for item in reconcile(claims, [path])["drift"]] == ["3 seeds"]
+
+
+def test_a_metric_whose_id_names_a_unit_is_read_in_that_unit(tmp_path):
+    claim = {"id": "nlp/student/latency_ms/test", "metric": "latency_ms", "exp_id": "nlp",
+             "variant": "student", "split": "test", "direction": "lower", "value": 18.7, "n": 5,
+             "variance": {"type": "std", "value": 0.8}, "aliases": []}
+    path = tmp_path / "doc.md"
+    path.write_text("The student's latency is 18.7 ms; it trains in 1.5 h.\n"
+                    "The student's latency is 21.7 ms.\n")
+    report = reconcile([claim], [path])
+    assert [(item["line"], item["found"]) for item in report["matched"]] == [(1, "18.7")]
+    assert [(item["line"], item["found"]) for item in report["drift"]] == [(2, "21.7")]
 
 
 def test_a_drift_names_the_fix_in_the_documents_own_format(tmp_path):

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, replace
 
 from rgt.evidence.reconcile.facets import Facet, decide, excluded, named_values, respectively
-from rgt.evidence.reconcile.names import is_comparison
+from rgt.evidence.reconcile.names import is_comparison, metric_unit
 from rgt.evidence.reconcile.sites import Site
 from rgt.evidence.reconcile.statistics import Part, Statement, only_filler
 from rgt.evidence.reconcile.vocabulary import BASELINE, OTHER, Vocabulary
@@ -175,15 +175,37 @@ def retype(site: Site, facets: dict[str, Facet]) -> Statement | None:
     return None if integer else statement
 
 
+def unit_of(statement: Statement) -> str:
+    """The unit a value is written in (``18.7 ms`` → ``ms``), or ""."""
+    return next((word[5:] for word in statement.form if word.startswith("unit:")), "")
+
+
+AGGREGATE = re.compile(r"\b(?:means?|averages?|averaged|std|standard deviation)\b|\u00b1",
+                       re.IGNORECASE)
+
+
+def about_all(site: Site, statement: Statement, facets: dict[str, Facet]) -> bool:
+    """``All numbers are means over 3 seeds``: a seed count naming no variant or metric, in a
+    clause about how the results are aggregated, is every (still consistent) claim's."""
+    sentence = site.levels[1].text if len(site.levels) > 1 else ""
+    named = any(facets[name].strong for name in ("metric", "variant") if name in facets)
+    return (statement.part("seeds") is not None and not named and not site.in_table
+            and AGGREGATE.search(sentence) is not None)
+
+
 def _no_claims(site: Site, statement: Statement, facets: dict[str, Facet]) -> bool:
     """No metric (nor, for a seed count, variant) named; another system; a table row naming
-    no variant; a seed count not named in its own clause, cell or row."""
+    no variant; a seed count not named in its own clause, cell or row; a quantity (``2.5 h``)
+    whose metric is not measured in its unit."""
     seeds = statement.part("seeds") is not None
-    variant = facets.get("variant")
+    variant, metric = facets.get("variant"), facets.get("metric")
     strong = any(facets[name].strong for name in ("metric", "variant") if name in facets)
-    return ((not seeds and "metric" not in facets) or not {"metric", "variant"} & set(facets)
+    unit = unit_of(statement)
+    wrong_unit = unit and not any(metric_unit(m) == unit for m in (metric.values if metric
+                                                                   else ()))
+    return ((not seeds and metric is None) or not {"metric", "variant"} & set(facets)
             or (variant is not None and OTHER in variant.values)
-            or (site.in_table and variant is None) or (seeds and not strong))
+            or (site.in_table and variant is None) or (seeds and not strong) or bool(wrong_unit))
 
 
 def attribute(site: Site, claims: list[dict],
@@ -195,6 +217,10 @@ def attribute(site: Site, claims: list[dict],
     paired = respectively(site, vocabulary)
     facets = {**decide(site, vocabulary), **paired}
     statement = retype(site, facets)
+    if statement is not None and about_all(site, statement, facets):
+        facets = {name: facet for name, facet in facets.items()
+                  if name in ("split", "exp") and facet.tier in ("clause", "sentence")}
+        return statement, Attribution(consistent(claims, facets, None), [], True, facets)
     if statement is None or _no_claims(site, statement, facets):
         return None
     wanted = kinds(site, statement, facets, vocabulary) if statement.part("value") else None

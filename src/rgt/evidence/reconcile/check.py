@@ -91,9 +91,11 @@ def fix_for(number: Number, value: float, statement: Statement, unit: str,
     return rewrite(shown, number, _closest_scale(number, shown, allowed))
 
 
-def acceptable(part: Part, claim: dict, dispersion: frozenset[str]) -> list[float] | None:
+def acceptable(part: Part, claim: dict, dispersion: frozenset[str],
+               mirrored: bool = False) -> list[float] | None:
     """What a spread, bound, level or seed-count part of ``claim`` may state (None: this
-    claim discloses nothing to check it against)."""
+    claim discloses nothing to check it against). ``mirrored``: the CI may be written the
+    other way round (a lower-is-better metric, or a difference stated as a magnitude)."""
     variance = claim.get("variance") or {}
     kind, spread = variance.get("type"), variance.get("value")
     if part.role == "seeds":
@@ -102,9 +104,9 @@ def acceptable(part: Part, claim: dict, dispersion: frozenset[str]) -> list[floa
     if kind != "ci95" or not isinstance(spread, list) or None in spread:
         return _std_spread(part, claim, dispersion) if kind == "std" else None
     low, high = spread
-    lower = claim.get("direction") == "lower"
-    return {"level": [CONFIDENCE], "low": [low, -high] if lower else [low],
-            "high": [high, -low] if lower else [high],
+    either = mirrored or claim.get("direction") == "lower"
+    return {"level": [CONFIDENCE], "low": [low, -high] if either else [low],
+            "high": [high, -low] if either else [high],
             "spread": None if dispersion & {"std", "sem"} else [(high - low) / 2]}[part.role]
 
 
@@ -136,8 +138,10 @@ def satellites(statement: Statement, claim: dict, scale: float | None, unit: str
                dispersion: frozenset[str]) -> list[Outcome]:
     """The spread, bounds and level of a statement checked against its value's claim."""
     outcomes = []
+    value = statement.part("value")
+    magnitude = value is not None and not value.number.sign and (claim.get("value") or 0) < 0
     for part in statement.parts:
-        values = acceptable(part, claim, dispersion) if part.role != "value" else None
+        values = acceptable(part, claim, dispersion, magnitude) if part.role != "value" else None
         if values is None:
             continue
         allowed = (scale,) if scale else allowed_scales(part.number, statement, unit)

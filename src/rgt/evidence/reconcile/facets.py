@@ -20,8 +20,12 @@ from rgt.evidence.reconcile.vocabulary import Hit, Vocabulary
 FACETS = ("metric", "split", "variant", "exp", "dispersion", "role", "kind")
 PER_POINT = re.compile(
     r"\b(?:seed|run|fold|trial|epoch|step|iteration|checkpoint)\s*#?\s*\d+\b|"
-    r"\b(?:best|worst|median|last|final|each|every|individual|per)(?:[\s-]+[\w-]+){0,2}?"
-    r"[\s-]+(?:seed|run|checkpoint|epoch|fold)s?\b", re.IGNORECASE)
+    r"\b(?:best|worst|median|last|final)(?:[\s-]+[\w-]+){0,2}?[\s-]+"
+    r"(?:seed|run|checkpoint|epoch|fold)s?\b|"
+    r"\b(?:each|every|individual|per)[\s-]+(?:seed|run|checkpoint|epoch|fold)s?\b",
+    re.IGNORECASE)
+# An ablation's number is another configuration's: "removing X lowers accuracy to 89.4%".
+ABLATION = re.compile(r"\b(?:ablat\w*|w/o|removing|replacing|swapping)\b", re.IGNORECASE)
 CITATION = re.compile(
     r"\[\d+(?:\s*[,\u2013-]\s*\d+)*\]|\[cite\]|\bet\s+al\b|"
     r"\([A-Z][\w\-]+(?:\s+(?:et\s+al\.?|and|&)\s*[A-Z]?[\w\-]*)?,?\s+\d{4}[a-z]?\)")
@@ -94,13 +98,14 @@ INTRO = 40  # "At epoch 100, …": a short opening phrase scopes its sentence
 
 
 def excluded(site: Site) -> bool:
-    """One seed's (or epoch's) number, or one quoted from a citation: not a claim's, which are
-    means. Looked for in the clause (or cell and row), a short opening phrase before it, and a
-    citation right after it (``95.3% (He et al., 2016)``)."""
+    """One seed's (or epoch's) number, an ablation's, or one quoted from a citation: not a
+    claim's. Looked for in the clause (or cell and row), a short opening phrase before it, and
+    a citation right after it (``95.3% (He et al., 2016)``)."""
     near = [level for level in site.levels if level.tier in ("clause", "cell", "row")]
     for level in near:
         intro = level.before if len(level.before) <= INTRO else ""
-        if PER_POINT.search(level.text + " " + intro) or CITATION.search(level.text):
+        if (PER_POINT.search(level.text + " " + intro) or ABLATION.search(level.text + " " + intro)
+                or CITATION.search(level.text)):
             return True
         if CITATION.match(level.after.lstrip(" (")) or CITATION.match(level.after.lstrip()):
             return True

@@ -18,11 +18,23 @@ silent no-op.
 from __future__ import annotations
 
 from rgt.deliver.inputs import DeliveryError
+from rgt.evidence.reconcile.statistics import measure
 from rgt.evidence.reconcile.text import fold
 from rgt.evidence.reconcile.vocabulary import OTHER, SYNONYMS, Vocabulary, base_vocabulary
 
 TARGETS = {"variants": "variant", "metrics": "metric", "experiments": "exp_id"}
 FACET_OF = {"variants": "variant", "metrics": "metric", "experiments": "exp", "splits": "split"}
+
+
+def metric_unit(metric: str) -> str:
+    """The unit a metric id says it is measured in: ``latency_ms`` → ``ms`` (else "")."""
+    return measure(metric.replace("-", "_").split("_")[-1]) if "_" in metric else ""
+
+
+def metric_words(metric: str) -> list[str]:
+    """How documents name a metric by its id: ``latency_ms`` is also ``latency``."""
+    unit = metric_unit(metric)
+    return [metric, metric.rsplit("_", 1)[0]] if unit else [metric]
 
 
 def claim_variants(claim: dict) -> set[str]:
@@ -86,8 +98,9 @@ def project_vocabulary(claims: list[dict], names: dict, source: str) -> Vocabula
     for section in ("variants", "metrics", "experiments"):
         for identity in known(claims, section):
             vocabulary.add(identity, FACET_OF[section], identity)
-            for synonym in SYNONYMS.get(identity, []) if section == "metrics" else []:
-                vocabulary.add(synonym, "metric", identity)
+    for metric in known(claims, "metrics"):
+        for word in metric_words(metric)[1:] + SYNONYMS.get(metric, []):
+            vocabulary.add(word, "metric", metric)
     for section, table in names.items():
         if section == "others":
             for phrase in table:

@@ -132,11 +132,30 @@ def _overlaps(start: int, end: int, statements: list[Statement]) -> bool:
     return any(start < other.end and other.start < end for other in statements)
 
 
+# Units a metric may be measured in (its id says so: latency_ms, train_time_h, memory_gb).
+MEASURES = {"ms": "ms", "s": "s", "sec": "s", "secs": "s", "second": "s", "seconds": "s",
+            "min": "min", "mins": "min", "minute": "min", "minutes": "min", "h": "h", "hr": "h",
+            "hrs": "h", "hour": "h", "hours": "h", "gb": "gb", "gib": "gb", "mb": "mb",
+            "mib": "mb", "w": "w"}
+
+
+def measure(word: str) -> str:
+    """The canonical unit of ``word`` (``hours`` → ``h``), or "" if no metric is measured in it."""
+    return MEASURES.get(word.strip().lower(), "")
+
+
+def _unit(text: str, number: Number) -> str | None:
+    """The unit written after ``number``: None if none, "" if one no metric is measured in."""
+    match = UNIT.match(text, number.end)
+    return measure(match.group(0)) if match else None
+
+
 def _is_result(text: str, number: Number, integers: bool) -> bool:
-    """A number that states a result: not a reference, an amount of money or a quantity, and
-    not a bare integer unless ``integers`` (a table cell under a seed-count header)."""
-    before, after = text[:number.start], text[number.end:]
-    if REFERENCE.search(before[-40:]) or MONEY.search(before) or UNIT.match(after):
+    """A number that states a result: not a reference, an amount of money or a count of
+    things (epochs, GPUs, images), and not a bare integer unless ``integers`` (a table cell
+    under a seed-count header)."""
+    before = text[:number.start]
+    if REFERENCE.search(before[-40:]) or MONEY.search(before) or _unit(text, number) == "":
         return False
     return integers or not number.integer
 
@@ -155,8 +174,9 @@ def _value(text: str, number: Number) -> Statement:
     if spread:
         parts.append(_read(text, "num", spread, "spread"))
         end = spread.end()
-    start = number.start
-    return Statement(tuple(p for p in parts if p), start, end, value_form(text, parts[0].number))
+    unit = _unit(text, number)
+    form = value_form(text, parts[0].number) | ({f"unit:{unit}"} if unit else set())
+    return Statement(tuple(p for p in parts if p), number.start, end, frozenset(form))
 
 
 def value_form(text: str, number: Number) -> frozenset[str]:
