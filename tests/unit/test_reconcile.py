@@ -185,6 +185,10 @@ BAD_INPUTS = [
      "names/variants/dropuot: no claim has this variant, so its names would match nothing"),
     ("an alias without words", {"c.yaml": b"names:\n  others: ['--']\n", "ok.md": b"x\n"},
      ["--claims", "c.yaml", "--docs", "ok.md"], "names/others: '--' has no words"),
+    ("a claim without its metric",
+     {"evidence/EVIDENCE.json": b'{"schema": "rgt/evidence/v1", "claims": [{"id": "x/y/z/test",'
+                                b' "exp_id": "x", "variant": "y", "split": "test", "value": 1}]}'},
+     [], "claim x/y/z/test has no metric"),
     ("a names section of the wrong shape", {"c.yaml": b"names:\n  variants: [dropout]\n"},
      ["--claims", "c.yaml"], "names/variants: ['dropout'] is not of type 'object'"),
 ]

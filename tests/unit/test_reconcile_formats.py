@@ -11,7 +11,7 @@ from rgt.evidence.reconcile.blocks import Paragraph, Table
 from rgt.evidence.reconcile.csvdoc import csv_blocks
 from rgt.evidence.reconcile.latex import latex_blocks, plain
 from rgt.evidence.reconcile.markdown import markdown_blocks
-from rgt.evidence.reconcile.sites import table_sites
+from rgt.evidence.reconcile.tables import table_sites
 
 LATEX_TABLE = r"""\documentclass{article}
 \begin{document}

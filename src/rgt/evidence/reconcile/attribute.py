@@ -87,6 +87,8 @@ def _variant_ok(claim: dict, variant: Facet, comparisons: list[dict], role: str)
 def _of_kind(claims: list[dict], wanted: set[str]) -> list[dict]:
     keep = []
     for claim in claims:
+        if claim.get("value") is None:
+            continue  # a comparison verify could not compute states no number
         if is_comparison(claim):
             keep += [claim] if "difference" in wanted else []
         elif "level" in wanted or ("negative level" in wanted and (claim.get("value") or 0) < 0):

@@ -10,7 +10,8 @@ from rgt.evidence.reconcile.blocks import Paragraph
 from rgt.evidence.reconcile.check import Outcome, judge
 from rgt.evidence.reconcile.documents import document_blocks
 from rgt.evidence.reconcile.names import project_vocabulary
-from rgt.evidence.reconcile.sites import Site, paragraph_sites, table_sites
+from rgt.evidence.reconcile.sites import Site, paragraph_sites
+from rgt.evidence.reconcile.tables import table_sites
 from rgt.evidence.reconcile.vocabulary import Vocabulary
 
 PUBLIC = {"drift": ("claim", "file", "line", "found", "expected"),
@@ -67,9 +68,18 @@ def public(report: dict) -> dict:
     return {**report, **shaped}
 
 
+REQUIRED = ("id", "metric", "exp_id", "variant", "split", "value")
+
+
 def require_claims(evidence: dict, source: str) -> list[dict]:
-    """The evidence's claims; an evidence file without any is a user error."""
+    """The evidence's claims; none, or one without the fields reconcile reads, is an error."""
     claims = evidence.get("claims") or []
     if not claims:
         raise DeliveryError(f"{source}: no claims", fix="rebuild it with `rgt evidence`")
+    for index, claim in enumerate(claims):
+        missing = [key for key in REQUIRED if not isinstance(claim, dict) or key not in claim]
+        if missing:
+            name = claim.get("id", f"#{index}") if isinstance(claim, dict) else f"#{index}"
+            raise DeliveryError(f"{source}: claim {name} has no {', '.join(missing)}",
+                                fix="rebuild it with `rgt evidence`")
     return claims

@@ -3,8 +3,9 @@
 ``0.9467 ± 0.0057`` is one statement (a value and its spread); ``−0.0062 (95% CI [−0.0124,
 −0.0012])`` is another (a value, a confidence level and two bounds); ``over 3 seeds`` a third.
 Numbers that name something rather than state a result are not read: references (``Table 2``,
-``Section 4.2``, ``PyTorch 2.1``), quantities with a unit (``2.5 h``, ``16 GB``, ``200 epochs``),
-money and bare integers.
+``Section 4.2``, ``PyTorch 2.1``), counts of things (``200 epochs``, ``8 GPUs``, ``1.9×``), money
+and bare integers. A quantity in a time, memory or power unit (``18.7 ms``) keeps its unit in
+its form (``unit:ms``): only a metric measured in that unit may claim it.
 """
 
 from __future__ import annotations
