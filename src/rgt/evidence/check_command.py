@@ -55,9 +55,9 @@ def run_reconcile(args: argparse.Namespace) -> int:
     evidence = read_document(args.evidence, EVIDENCE_SCHEMA, "rgt evidence")
     claims = require_claims(evidence, args.evidence)
     claims_path = args.claims or default_claims(args.evidence)
-    user = load_user_claims(claims_path)
-    claims = apply_user_claims(claims, user, str(claims_path))
-    report = reconcile(claims, find_documents(args.docs), user.get("names"), str(claims_path))
+    user, source = load_user_claims(claims_path), str(claims_path or "claims file")
+    claims = apply_user_claims(claims, user, source)
+    report = reconcile(claims, find_documents(args.docs), user.get("names"), source)
     if args.json:
         print(json.dumps(public(report), indent=2, sort_keys=True))
     else:

@@ -185,12 +185,12 @@ def value_form(text: str, number: Number) -> frozenset[str]:
     a difference noun); the word giving a difference its direction (``up``, ``down``,
     ``better``, ``worse``); its role in ``from X to Y`` (``from``, ``to``)."""
     before = text[max(0, number.start - 80):number.start]
-    lead = before[:TRAILING_FILLER.search(before).start()]
+    leading = before[:TRAILING_FILLER.search(before).start()]
     form = {"signed"} if number.sign else set()
-    if (number.sign == "+" or number.text.endswith("pp") or BY.search(lead)
-            or DIFFERENCE_NOUN.search(lead)):
+    if (number.sign == "+" or number.text.endswith("pp") or BY.search(leading)
+            or DIFFERENCE_NOUN.search(leading)):
         form.add("difference")
-    return frozenset(form | _direction(before) | _from_to(lead))
+    return frozenset(form | _direction(before) | _from_to(leading))
 
 
 DIRECTIONS = {
