@@ -202,3 +202,49 @@ def test_a_drift_names_the_fix_in_the_documents_own_format(tmp_path):
     (item,) = report["drift"]
     assert item["fix"] == "96.13%" and item["part"] == "value"
     assert item["expected"] == pytest.approx(0.961267)
+
+
+TABLE = """\
+Table 1: CIFAR-10 test results, mean ± std over 3 seeds.
+
+| Method | Acc. (%) | ECE (%) | ± s.e.m. |
+|---|---|---|---|
+| ERM | 95.18 ± 0.16 | 2.91 | 0.14 |
+| Mixup (ours) | 96.13 ± 0.12 | 1.84 | 0.12 |
+| ResNet-18 + CutMix [4] | 96.10 | 1.90 | 0.10 |
+| Linear probe | 61.20 | 9.00 | 0.50 |
+"""
+TRANSPOSED = """\
+| CIFAR-10, test | ERM | Mixup |
+|---|---|---|
+| accuracy (%) | 95.18 | 96.13 |
+| ECE (%) | 2.91 | 1.84 |
+"""
+
+
+@pytest.mark.parametrize(("table", "old", "new", "expected"), [
+    (TABLE, "| 95.18 ± 0.16 |", "| 95.81 ± 0.16 |", {(E_ACC, "95.81")}),
+    (TABLE, "| 1.84 | 0.12 |", "| 1.84 | 0.21 |", {(M_ECE, "± 0.21")}),
+    (TABLE, "96.13 ± 0.12", "96.13 ± 0.21", {(M_ACC, "± 0.21")}),
+    (TRANSPOSED, "| 2.91 |", "| 2.19 |", {(E_ECE, "2.19")}),
+], ids=["cell by row and column", "a spread-only column qualifies the one before it",
+        "± in a cell", "metrics as rows, variants as columns"])
+def test_a_table_cell_is_the_claim_of_its_row_and_column(tmp_path, table, old, new, expected):
+    report = check(tmp_path, table)
+    assert report["drift"] == [] and report["unmapped"] == [] and len(report["matched"]) >= 4
+    assert drift(check(tmp_path, table.replace(old, new))) == expected
+
+
+def test_rows_naming_no_variant_and_variants_named_only_in_a_caption_are_left_alone(tmp_path):
+    report = check(tmp_path, TABLE)
+    assert not any("CutMix" in item["claim"] or item["line"] >= 7 for item in report["matched"])
+    captioned = "Table 2: ECE of CutMix on CIFAR-10, per seed.\n\n| run | ECE (%) |\n|---|---|\n" \
+                "| first | 2.10 |\n| second | 2.60 |\n"
+    report = check(tmp_path, captioned)
+    assert report["drift"] == report["unmapped"] == report["matched"] == []
+
+
+def test_a_group_row_or_multirow_label_names_the_rows_below_it(tmp_path):
+    text = ("| Dataset / method | Acc. (%) |\n|---|---|\n| **CIFAR-100** | |\n| ERM | 78.31 |\n"
+            "| Mixup | 79.94 |\n")
+    assert drift(check(tmp_path, text)) == {("c100/mixup/accuracy", "79.94")}
