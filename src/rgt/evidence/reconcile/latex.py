@@ -100,8 +100,6 @@ def plain(text: str) -> str:
     return re.sub(r"[ \t]+", " ", text).strip()
 
 
-
-
 class LatexReader:
     """Walks the lines of one LaTeX document (comments removed, braces checked)."""
 
@@ -186,10 +184,10 @@ class LatexReader:
 
     def _tabular(self, start: int, end: int, name: str, caption: str) -> Table:
         first = self.lines[start]
-        position = first.find("{", BEGIN.search(first).end())
-        groups = 2 if name in ("tabular*", "tabularx") else 1
-        for _ in range(groups):
-            position = group_end(first, first.find("{", position))
+        position = BEGIN.search(first).end()
+        for _ in range(2 if name in ("tabular*", "tabularx") else 1):  # [width and] column spec
+            opening = first.find("{", position)
+            position = group_end(first, opening) if opening >= 0 else position
         closing = re.compile(r"\\end\s*\{" + re.escape(name) + r"\}")
         if start == end:
             body = [(start + 1, closing.split(first[position:])[0])]

@@ -84,22 +84,29 @@ class MarkdownReader:
         elif self._is_table(self.index):
             self._table()
         elif self.code_may_follow and INDENTED.match(line):
-            self.blocks.close()
-            while self.index < len(self.lines) and (
-                    INDENTED.match(self.lines[self.index]) or not self.lines[self.index].strip()):
-                self.index += 1
+            self._skip_indented()
         else:
             self._text(line)
             self.index += 1
 
-    def _text(self, line: str) -> None:
+    def _skip_indented(self) -> None:
+        self.blocks.close()
+        while self.index < len(self.lines) and (
+                INDENTED.match(self.lines[self.index]) or not self.lines[self.index].strip()):
+            self.index += 1
+
+    def _note_context(self, line: str) -> None:
+        """Whether an indented line after this one is code (after a blank line outside a list,
+        or a reST ``::``)."""
         blank = not line.strip()
-        literal = line.rstrip().endswith("::")
-        self.code_may_follow = literal or (blank and not self.in_list)
+        self.code_may_follow = line.rstrip().endswith("::") or (blank and not self.in_list)
         if LIST_ITEM.match(line):
             self.in_list = True
         elif not blank and not line.startswith((" ", "\t")):
             self.in_list = False
+
+    def _text(self, line: str) -> None:
+        self._note_context(line)
         heading = HEADING.match(line)
         if heading:
             self.blocks.heading(len(heading.group(1)), inline(heading.group(2)))
