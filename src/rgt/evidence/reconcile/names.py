@@ -91,16 +91,19 @@ def alias_facets(claims: list[dict], worded: dict[str, set[str]]) -> dict[str, s
     return facets
 
 
-def project_vocabulary(claims: list[dict], names: dict, source: str) -> Vocabulary:
-    """The base vocabulary plus the evidence's ids, ``names:`` and the claims' aliases."""
-    check_names(claims, names, source)
-    vocabulary = base_vocabulary()
+def _add_ids(vocabulary: Vocabulary, claims: list[dict]) -> None:
+    """The evidence's ids as names (``no_dropout`` reads "no dropout"); ``latency_ms`` is also
+    "latency"; common metrics have their usual synonyms."""
     for section in ("variants", "metrics", "experiments"):
         for identity in known(claims, section):
             vocabulary.add(identity, FACET_OF[section], identity)
     for metric in known(claims, "metrics"):
         for word in metric_words(metric)[1:] + SYNONYMS.get(metric, []):
             vocabulary.add(word, "metric", metric)
+
+
+def _add_names(vocabulary: Vocabulary, names: dict) -> None:
+    """The claims file's ``names:``; ``others`` name systems that are not the evidence's."""
     for section, table in names.items():
         if section == "others":
             for phrase in table:
@@ -109,6 +112,15 @@ def project_vocabulary(claims: list[dict], names: dict, source: str) -> Vocabula
         for identity, phrases in table.items():
             for phrase in phrases:
                 vocabulary.add(phrase, FACET_OF[section], identity)
+
+
+def project_vocabulary(claims: list[dict], names: dict, source: str) -> Vocabulary:
+    """The base vocabulary plus the evidence's ids, ``names:`` and the claims' aliases; what
+    an alias names beyond its own words is only implied (an explicit name wins)."""
+    check_names(claims, names, source)
+    vocabulary = base_vocabulary()
+    _add_ids(vocabulary, claims)
+    _add_names(vocabulary, names)
     aliases = alias_index(claims)
     worded = {alias: vocabulary.facets_in(alias) for alias in aliases}
     for alias, aliased in aliases.items():
