@@ -117,6 +117,7 @@ def rewrite(value: float, number: Number, scale: float) -> str:
     shown = f"{abs(value) * scale:,.{number.decimals}f}"
     if "," not in number.text:
         shown = shown.replace(",", "")
-    sign = ("-" if value < 0 else "+") if number.sign else ""
+    minus = MINUS if number.text.startswith(MINUS) else "-"
+    sign = (minus if value < 0 else "+") if number.sign else ""
     unit = number.text.lstrip("+-\u2212").lstrip("0123456789.,")
     return f"{sign}{shown}{unit}"
