@@ -58,6 +58,7 @@ bench: setup
 	$(PY) bench/verify_calibration.py
 	$(PY) bench/mirror.py
 	$(PY) bench/fanout.py
+	$(PY) bench/reconcile_corpus.py
 
 clean-runs:
 	@echo "runs/ and checkpoints/ are results: move them aside by hand if you mean it"
