@@ -10,7 +10,8 @@ from pathlib import Path
 from rgt.base.errors import RunStateError
 from rgt.plan.rundirs import run_directories
 
-EVALUATED_FILES = ("results.json", "config.yaml", "predictions.parquet")
+# predictions.parquet is optional: without it the per-sample checks are reported as not run.
+EVALUATED_FILES = ("results.json", "config.yaml")
 
 
 @dataclass(frozen=True)
