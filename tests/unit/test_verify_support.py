@@ -74,10 +74,7 @@ def write_run(runs_dir: Path, run_id: str, *, test_accuracy: float, exp_id: str 
     (run_dir / "run.json").write_text(json.dumps(meta))
     (run_dir / "results.json").write_text(json.dumps(results))
     (run_dir / "config.yaml").write_text(yaml.safe_dump(config))
-    if records == "full":
-        write_predictions(run_dir / "predictions.parquet", splits)
-    elif records == "compact":
-        write_compact(run_dir / "predictions.parquet", splits)
+    write_predictions(run_dir / "predictions.parquet", splits)
     return run_dir
 
 
