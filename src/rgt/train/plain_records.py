@@ -53,11 +53,13 @@ def seal_plain_run(run_dir: Path, run_id: str, metrics: dict, history: list[dict
 
 
 def metric_entries(metrics: dict) -> list[dict]:
-    """``results.json`` entries; a metric without a direction or value is a ``DataError``."""
+    """``results.json`` entries — a metric's spec, or a list of them (one per split); a metric
+    without a direction or value is a ``DataError``."""
     if not isinstance(metrics, dict) or not metrics:
         raise DataError("run.finish() got no metrics",
                         "pass {'name': {'value': v, 'split': 'test', 'direction': 'lower'}}")
-    return [_entry(name, spec) for name, spec in sorted(metrics.items())]
+    return [_entry(name, spec) for name, specs in sorted(metrics.items())
+            for spec in (specs if isinstance(specs, list) else [specs])]
 
 
 def _entry(name: str, spec: object) -> dict:
