@@ -91,6 +91,15 @@ def test_sigkill_sigterm_and_sigusr1_at_random_steps_then_relaunch_is_bit_identi
     assert status(tmp_path, "k")["attempts"] == 4
 
 
+def test_a_train_loader_a_resume_cannot_replay_is_refused_with_the_fix(tmp_path, launch):
+    code, output = finish(launch("lightning", tmp_path, "s", ADAPTER_SHUFFLE="1"))
+    assert code == 1, output
+    assert "error: the train DataLoader draws its order with RandomSampler" in output
+    assert "fix: pass sampler=ResumableSampler(dataset, seed=...)" in output
+    assert "Traceback" not in output
+    assert status(tmp_path, "s")["state"] == "failed"
+
+
 @pytest.mark.parametrize(("module", "extra", "package"),
                          [("rgt.adapters.lightning", "lightning", "lightning"),
                           ("rgt.adapters.hf", "hf", "transformers")])

@@ -44,7 +44,7 @@ from pathlib import Path
 
 import torch
 
-from rgt.adapters import missing_framework
+from rgt.adapters import missing_framework, refuse_an_unresumed_launch
 from rgt.train.plain_loop import PlainRun
 
 try:
@@ -82,6 +82,8 @@ class RgtTrainerCallback(TrainerCallback):
         return str(self._resume_path) if self._resume_path else None
 
     def on_train_begin(self, args, state, control, **kwargs):
+        refuse_an_unresumed_launch(self.run, self._looked, "pass resume_from_checkpoint="
+                                   "callback.resume_from_checkpoint to trainer.train")
         if not self.run.total_steps and state.max_steps > 0:
             self.run.total_steps = self.run.status.total_steps = state.max_steps
 

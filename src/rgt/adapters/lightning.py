@@ -37,19 +37,21 @@ run itself) and chains its SIGTERM handler with the run's. A signal during a bat
 at that batch's end and exits 75; when Lightning's own SIGTERM stop comes first (at the end of
 a batch, an epoch or a validation batch), the callback checkpoints there and the stop exits 75.
 
-Limits: one process (under DDP, Lightning swaps in a ``DistributedSampler``), one optimizer
-step per logged row (with gradient accumulation, the loss of the step's last batch).
+Limits: ``lightning.pytorch`` only (the ``pytorch_lightning`` namespace's Trainer does not take
+this callback); one process (under DDP, Lightning swaps in a ``DistributedSampler``); one
+optimizer step per logged row (with gradient accumulation, the loss of the step's last batch).
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
 import re
 import warnings
 from pathlib import Path
 from typing import Any
 
-from rgt.adapters import missing_framework
+from rgt.adapters import missing_framework, refuse_an_unresumed_launch
 from rgt.adapters.replay import ResumableSampler, seed_step
 from rgt.base.errors import RgtError
 from rgt.train.plain_loop import PlainRun
@@ -103,8 +105,11 @@ class RgtCheckpoint(OnExceptionCheckpoint):
             strategy.checkpoint_io = _StoreCheckpointIO(self, strategy.checkpoint_io)
 
     def on_train_start(self, trainer: pl.Trainer, pl_module: pl.LightningModule) -> None:
-        if not self.run.total_steps and trainer.max_steps > 0:
-            self.run.total_steps = self.run.status.total_steps = trainer.max_steps
+        refuse_an_unresumed_launch(self.run, self._looked,
+                                   'pass ckpt_path="last" to trainer.fit (it resumes from them)')
+        total = trainer.estimated_stepping_batches
+        if not self.run.total_steps and math.isfinite(total):
+            self.run.total_steps = self.run.status.total_steps = int(total)
         sampler = _replayable_sampler(trainer)
         if sampler is not None and self._position is not None:
             batch_size = trainer.train_dataloader.batch_size or 1

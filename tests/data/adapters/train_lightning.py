@@ -1,7 +1,7 @@
 """A user's Lightning script (an MLP on synthetic data, validated each epoch), made resumable with
 the Lightning adapter. Environment knobs for the tests: ADAPTER_STEPS (optimizer steps),
 ADAPTER_SLEEP (seconds per step, so a drill can kill it mid-run), ADAPTER_EVERY (checkpoint every
-N steps)."""
+N steps), ADAPTER_SHUFFLE=1 (a plain shuffling loader, which the adapter refuses)."""
 
 import os
 import time
@@ -16,6 +16,7 @@ from rgt.adapters.lightning import ResumableSampler, RgtCheckpoint
 STEPS = int(os.environ.get("ADAPTER_STEPS", "30"))
 SLEEP = float(os.environ.get("ADAPTER_SLEEP", "0"))
 EVERY = int(os.environ.get("ADAPTER_EVERY", "4"))
+SHUFFLE = os.environ.get("ADAPTER_SHUFFLE") == "1"
 
 
 def dataset(seed: int, size: int) -> TensorDataset:
@@ -54,7 +55,8 @@ def main() -> None:
     train, val = dataset(0, 96), dataset(1, 64)
     model = Classifier()
     with rgt.run(every_steps=EVERY) as run:
-        loader = DataLoader(train, batch_size=16, sampler=ResumableSampler(train, seed=1))
+        sampler = None if SHUFFLE else ResumableSampler(train, seed=1)
+        loader = DataLoader(train, batch_size=16, sampler=sampler, shuffle=SHUFFLE)
         trainer = pl.Trainer(max_steps=STEPS, callbacks=[RgtCheckpoint(run, seed=1)],
                              accelerator="cpu", logger=False, enable_progress_bar=False,
                              enable_model_summary=False, deterministic=True)
