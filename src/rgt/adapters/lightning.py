@@ -51,6 +51,8 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import torch
+
 from rgt.adapters import missing_framework, refuse_an_unresumed_launch
 from rgt.adapters.replay import ResumableSampler, seed_step
 from rgt.base.errors import RgtError
@@ -217,17 +219,16 @@ def _replayable_sampler(trainer: pl.Trainer) -> ResumableSampler | None:
     sampler = getattr(loader, "sampler", None)
     if isinstance(sampler, ResumableSampler):
         return sampler
+    order = type(sampler if sampler is not None else loader).__name__
     raise RgtError(
-        f"the train DataLoader draws its order with {type(sampler).__name__}, which a resumed "
-        f"run cannot replay (it would train on other batches than an uninterrupted run)",
+        f"the train DataLoader draws its order with {order}, which a resumed run cannot "
+        f"replay (it would train on other batches than an uninterrupted run)",
         "pass sampler=ResumableSampler(dataset, seed=...) (from rgt.adapters.lightning) to the "
         "train DataLoader instead of shuffle=True or your own sampler")
 
 
 def _scalars(outputs: Any) -> dict[str, float]:
     """The loss and the other scalars ``training_step`` returned."""
-    import torch
-
     if isinstance(outputs, torch.Tensor):
         outputs = {"loss": outputs}
     if not isinstance(outputs, dict):
