@@ -1,6 +1,7 @@
 """The Lightning and Hugging Face adapters on a user's own script, as real processes: SIGKILL,
 SIGTERM and SIGUSR1 at random steps, each followed by a relaunch, end bit-identical to an
 uninterrupted run (weights and logged history); the running script holds the writer lock;
+Lightning in a Slurm job leaves SIGUSR1 to the run; a loader a resume cannot replay is refused;
 without the framework the import is a clear error."""
 
 from __future__ import annotations
@@ -25,6 +26,11 @@ SCRIPTS = ROOT / "tests" / "data" / "adapters"
 ADAPTERS = {"lightning": (SCRIPTS / "train_lightning.py", 24),
             "hf": (SCRIPTS / "train_hf.py", 24)}
 SLEEP = "0.1"
+# Lightning in a Slurm job installs its own SIGUSR1 handler (a checkpoint of its own and
+# `scontrol requeue`) unless one exists: the Lightning drill's SIGUSR1 launch poses as a Slurm job
+# to show that the run's handler is the one that acts.
+SLURM_JOB = {"SLURM_NTASKS": "1", "SLURM_JOB_NAME": "train", "SLURM_JOB_ID": "4242",
+             "SLURM_PROCID": "0", "SLURM_LOCALID": "0", "SLURM_NODEID": "0"}
 
 
 @pytest.fixture
@@ -75,12 +81,16 @@ def test_sigkill_sigterm_and_sigusr1_at_random_steps_then_relaunch_is_bit_identi
     assert status(tmp_path, "k")["state"] == "preempted"
     assert status(tmp_path, "k")["exit_code"] == 75
 
-    process = launch(name, tmp_path, "k", ADAPTER_SLEEP=SLEEP)
+    as_slurm_job = SLURM_JOB if name == "lightning" else {}
+    process = launch(name, tmp_path, "k", ADAPTER_SLEEP=SLEEP, **as_slurm_job)
     wait_for_step(process, tmp_path, "k", usr1_at)
     process.send_signal(signal.SIGUSR1)
     code, output = finish(process)
     assert code == 75, output
     assert "received SIGUSR1" in output
+    if as_slurm_job:
+        assert "SLURM auto-requeueing enabled" in output
+        assert "Handling auto-requeue signal" not in output
 
     code, output = finish(launch(name, tmp_path, "k"))
     assert code == 0, output
