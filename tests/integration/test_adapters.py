@@ -22,7 +22,7 @@ from script_drills import finish, sealed, start, status, wait_for_step
 pytestmark = pytest.mark.integration
 
 SCRIPTS = ROOT / "tests" / "data" / "adapters"
-# name -> (script, optimizer steps in the script)
+# name -> (script, optimizer steps it trains in the drills)
 ADAPTERS = {"lightning": (SCRIPTS / "train_lightning.py", 24),
             "hf": (SCRIPTS / "train_hf.py", 24)}
 SLEEP = "0.1"
