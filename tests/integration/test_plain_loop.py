@@ -9,48 +9,21 @@ import random
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
+import script_drills
 from conftest import ROOT
+from script_drills import finish, sealed, wait_for_step
 
 SCRIPT = ROOT / "tests" / "data" / "plain_loop" / "train_mlp.py"
 STEPS = 60
 
 
-def start(cwd: Path, run_id: str, sleep: float = 0.0, **env) -> subprocess.Popen:
-    environment = {**os.environ, "RGT_RUN_ID": run_id, "PLAIN_STEPS": str(STEPS),
-                   "PLAIN_SLEEP": str(sleep), "RGT_HEARTBEAT_SECONDS": "0",
-                   "PYTHONUNBUFFERED": "1", **env}
-    return subprocess.Popen([sys.executable, str(SCRIPT)], cwd=cwd, env=environment,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-
-
-def finish(process: subprocess.Popen, timeout: float = 120) -> tuple[int, str]:
-    output, _ = process.communicate(timeout=timeout)
-    return process.returncode, output
-
-
-def sealed(cwd: Path, run_id: str) -> tuple[str, str]:
-    record = json.loads((cwd / "runs" / run_id / "run.json").read_text())
-    return record["weights_sha256"], (cwd / "runs" / run_id / "train.csv").read_text()
-
-
-def heartbeat_step(cwd: Path, run_id: str) -> int:
-    try:
-        return json.loads((cwd / "checkpoints" / run_id / "heartbeat.json").read_text())["step"]
-    except (OSError, ValueError, KeyError):
-        return -1
-
-
-def wait_for_step(process: subprocess.Popen, cwd: Path, run_id: str, step: int) -> None:
-    deadline = time.monotonic() + 60
-    while heartbeat_step(cwd, run_id) < step:
-        assert process.poll() is None, process.stdout.read()
-        assert time.monotonic() < deadline, "the script never reached the step"
-        time.sleep(0.005)
+def start(cwd: Path, run_id: str, sleep: float = 0.0) -> subprocess.Popen:
+    return script_drills.start(SCRIPT, cwd, run_id, PLAIN_STEPS=str(STEPS),
+                               PLAIN_SLEEP=str(sleep))
 
 
 @pytest.fixture(scope="module")

@@ -64,7 +64,7 @@ def run(run_id: str | None = None, *, run_dir: str | Path | None = None,
     ``checkpoints/<run_id>``. ``total_steps`` feeds progress and ETA; ``mtbf_hours`` and
     ``every_steps`` set the checkpoint cadence as in the config's ``checkpoint:`` block.
     """
-    _report_rgt_errors_without_traceback()
+    report_rgt_errors_without_traceback()
     run_id = os.environ.get(ENV_RUN_ID) or run_id
     if not run_id:
         raise CheckpointError("rgt.run() has no run id",
@@ -76,7 +76,7 @@ def run(run_id: str | None = None, *, run_dir: str | Path | None = None,
     return PlainRun(run_id, *places, total, Cadence(mtbf_hours, every_steps), keep, heartbeat)
 
 
-def _report_rgt_errors_without_traceback() -> None:
+def report_rgt_errors_without_traceback() -> None:
     """An ``RgtError`` escaping the user's script (a second writer, a bad metric) is printed as
     a message and a fix, as the CLI does (the script still exits 1); any other error keeps its
     traceback."""
