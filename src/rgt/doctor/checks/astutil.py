@@ -17,7 +17,15 @@ class Module:
 
     def __init__(self, tree: ast.Module):
         self.tree = tree
+        self.nodes = list(ast.walk(tree))  # walked once: every check reads the whole file
         self.aliases = _aliases(tree)
+        self._kept: dict[str, object] = {}
+
+    def once(self, key: str, compute):
+        """``compute(self)``, computed on the first request only (several checks share it)."""
+        if key not in self._kept:
+            self._kept[key] = compute(self)
+        return self._kept[key]
 
     def qualified(self, node: ast.AST) -> str | None:
         """The dotted name of ``node`` with its first part resolved through the imports."""
@@ -30,7 +38,7 @@ class Module:
 
     def calls(self, root: ast.AST | None = None) -> Iterator[tuple[ast.Call, str]]:
         """Every call under ``root`` (default: the whole file) with its qualified name."""
-        for node in ast.walk(root or self.tree):
+        for node in self.nodes if root is None else ast.walk(root):
             if isinstance(node, ast.Call):
                 yield node, self.qualified(node.func) or ""
 
@@ -106,11 +114,14 @@ def assigned_from(scope: ast.AST, predicate) -> dict[str, ast.AST]:
     return found
 
 
-def assigned_anywhere(tree: ast.Module, predicate) -> dict[str, ast.AST]:
+def assigned_anywhere(module: Module, predicate) -> dict[str, ast.AST]:
     """``assigned_from`` over the module and every function (``self.net = …`` included)."""
     found: dict[str, ast.AST] = {}
-    for scope in scopes(tree):
-        found.update(assigned_from(scope, predicate))
+    for node in module.nodes:
+        if isinstance(node, ast.Assign) and predicate(node.value):
+            for target in node.targets:
+                if (name := dotted(target)) is not None:
+                    found[name] = node.value
     return found
 
 
@@ -133,6 +144,14 @@ def is_no_grad(module: Module, node: ast.AST) -> bool:
     """``torch.no_grad()`` / ``torch.inference_mode()`` (a ``with`` item or a decorator)."""
     target = node.func if isinstance(node, ast.Call) else node
     return (module.qualified(target) or "") in NO_GRAD
+
+
+def training_loops(module: Module) -> list[ast.AST]:
+    """Loops that call ``backward()`` (directly, not through a function), in line order."""
+    if not any(called_name(node) == "backward" for node in module.nodes):
+        return []  # most files train nothing: skip walking every loop
+    return sorted((loop for loop in loops(module.tree) if backward_tensors(loop)),
+                  key=lambda loop: loop.lineno)
 
 
 def backward_tensors(root: ast.AST) -> list[tuple[ast.Call, str]]:

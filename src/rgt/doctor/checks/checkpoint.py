@@ -11,13 +11,13 @@ from rgt.doctor.checks.astutil import (
     Module,
     assigned_anywhere,
     assigned_from,
-    backward_tensors,
     called_name,
     dotted,
     keyword,
     loops,
     scope_walk,
     scopes,
+    training_loops,
 )
 
 RENAMES = ("os.replace", "os.rename", "shutil.move")
@@ -84,20 +84,31 @@ def atomic_save(module: Module):
                                     "disk mid-write leaves a truncated checkpoint")
 
 
+def _holds_optimizer(node: ast.AST) -> bool:
+    """An expression naming an optimizer: ``optimizer.state_dict()``, an ``"optimizer"`` key."""
+    for child in ast.walk(node):
+        text = (child.id if isinstance(child, ast.Name) else
+                child.attr if isinstance(child, ast.Attribute) else
+                child.value if isinstance(child, ast.Constant) else "")
+        if isinstance(text, str) and "optim" in text.lower():
+            return True
+    return False
+
+
 def _checkpoint_saves(module: Module) -> list[ast.Call]:
     """Saves of a resumable checkpoint: ``torch.save`` of a state that holds the optimizer, or
     a ``CheckpointStore``'s ``save``."""
-    stores = set(assigned_anywhere(module.tree, lambda v: isinstance(v, ast.Call) and (
-        module.qualified(v.func) or "").endswith("CheckpointStore")))
-    holders = set(assigned_anywhere(module.tree, lambda v: "optim" in ast.unparse(v)))
-    saves = []
+    stores = set(assigned_anywhere(module, lambda v: (
+        module.qualified(getattr(v, "func", v)) or "").endswith("CheckpointStore")))
+    saves, named = [], []
     for call, name in module.calls():
-        state = call.args[0] if call.args else None
-        if name == "torch.save" and state is not None and (
-                "optim" in ast.unparse(state) or dotted(state) in holders):
-            saves.append(call)
+        if name == "torch.save" and call.args:
+            (saves if _holds_optimizer(call.args[0]) else named).append(call)
         elif called_name(call) == "save" and dotted(getattr(call.func, "value", None)) in stores:
             saves.append(call)
+    if named:  # torch.save(state, path): what was put in ``state``?
+        holders = set(assigned_anywhere(module, _holds_optimizer))
+        saves += [call for call in named if dotted(call.args[0]) in holders]
     return sorted(saves, key=lambda call: call.lineno)
 
 
@@ -108,17 +119,18 @@ def _loads(module: Module, root: ast.AST) -> list[ast.Call]:
                   key=lambda call: call.lineno)
 
 
-def _training_loops(module: Module) -> list[ast.AST]:
-    return sorted((loop for loop in loops(module.tree) if backward_tensors(loop)),
-                  key=lambda loop: loop.lineno)
-
-
 def _contract_scope(module: Module) -> list[ast.Call]:
     """The checkpoint saves of a training script that handles checkpoints itself (not through
     ``rgt.run()``); empty when the contract checks do not apply."""
-    if any(name in PLAIN_LOOP for _, name in module.calls()) or not _training_loops(module):
+    return module.once("contract-saves", _contract_saves)
+
+
+def _contract_saves(module: Module) -> list[ast.Call]:
+    saves = _checkpoint_saves(module)
+    if not saves or any(name in PLAIN_LOOP for _, name in module.calls()) \
+            or not training_loops(module):
         return []
-    return _checkpoint_saves(module)
+    return saves
 
 
 def _resume_flags(test: ast.AST) -> list[str]:
@@ -192,7 +204,7 @@ def preemption_signal(module: Module):
     """A training loop that checkpoints but never handles SIGTERM/SIGUSR1."""
     saves = _contract_scope(module)
     if saves and not _handles_signals(module):
-        loop = _training_loops(module)[0]
+        loop = training_loops(module)[0]
         yield loop.lineno, ("this training loop checkpoints (line "
                             f"{saves[0].lineno}) but nothing handles SIGTERM/SIGUSR1: a "
                             "preempted run is killed mid-step and loses everything since its "

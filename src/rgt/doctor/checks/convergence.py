@@ -133,9 +133,9 @@ def _is_cross_entropy(module: Module, value: ast.AST) -> bool:
     return name.endswith("CrossEntropyLoss") or name in CROSS_ENTROPY
 
 
-def _losses(module: Module, scope: ast.AST):
-    """Cross-entropy calls in ``scope``: ``F.cross_entropy(...)`` or a CrossEntropyLoss object."""
-    criteria = set(assigned_anywhere(module.tree, lambda v: _is_cross_entropy(module, v)))
+def _losses(module: Module, scope: ast.AST, criteria: set[str]):
+    """Cross-entropy calls in ``scope``: ``F.cross_entropy(...)`` or one of the ``criteria``
+    (names bound to a CrossEntropyLoss)."""
     for node in scope_walk(scope):
         if isinstance(node, ast.Call) and node.args and (
                 (module.qualified(node.func) or "") in CROSS_ENTROPY
@@ -148,8 +148,9 @@ def double_softmax(module: Module):
     """Softmax outputs fed to cross-entropy, which applies log_softmax itself: a softmax call,
     or the output of an ``nn.Sequential``/module whose last step is a softmax."""
     layers = _softmax_layers(module, scopes(module.tree), _softmax_classes(module))
+    criteria = set(assigned_anywhere(module, lambda v: _is_cross_entropy(module, v)))
     for scope in scopes(module.tree):
-        for loss in _losses(module, scope):
+        for loss in _losses(module, scope, criteria):
             first = loss.args[0]
             softmax = _softmax_output(module, scope, first, loss.lineno, layers)
             if softmax is not None:

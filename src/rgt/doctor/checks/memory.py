@@ -10,8 +10,8 @@ from rgt.doctor.checks.astutil import (
     assigned_from,
     backward_tensors,
     dotted,
-    loops,
     scope_walk,
+    training_loops,
 )
 
 COLLECT = ("append", "extend", "insert")
@@ -52,7 +52,7 @@ def loss_graph_kept(module: Module):
     """In a loop that calls backward(), the loss tensor itself is appended to a list or summed
     into an accumulator: each step's graph (and the activations it holds) stays alive."""
     reported = set()
-    for loop in loops(module.tree):
+    for loop in training_loops(module):
         detached = assigned_from(loop, _detached)
         graphs = {tensor for _, tensor in backward_tensors(loop)} - set(detached)
         for node in scope_walk(loop):

@@ -16,6 +16,7 @@ from rgt.doctor.checks.astutil import (
     loops,
     method_calls,
     scopes,
+    training_loops,
 )
 
 
@@ -31,9 +32,9 @@ def _is_scheduler(module: Module, value: ast.AST) -> bool:
 
 def _roles(module: Module) -> tuple[set[str], set[str]]:
     """Names bound to optimizers and to schedulers anywhere in the file."""
-    optimizers = set(assigned_anywhere(module.tree, lambda v: _is_optimizer(module, v)))
-    schedulers = set(assigned_anywhere(module.tree, lambda v: _is_scheduler(module, v)))
-    return optimizers, schedulers
+    return module.once("roles", lambda _: (
+        set(assigned_anywhere(module, lambda v: _is_optimizer(module, v))),
+        set(assigned_anywhere(module, lambda v: _is_scheduler(module, v)))))
 
 
 def _parameters_owner(call: ast.Call) -> str | None:
@@ -88,8 +89,7 @@ def _zeroes_gradients(loop: ast.AST) -> bool:
 def missing_zero_grad(module: Module):
     """A training loop (backward and optimizer.step() in it) that never zeroes the gradients."""
     optimizers, _ = _roles(module)
-    training = [loop for loop in loops(module.tree)
-                if backward_tensors(loop) and _steps(loop, optimizers, "optim")]
+    training = [loop for loop in training_loops(module) if _steps(loop, optimizers, "optim")]
     for loop in innermost(training):
         if not _zeroes_gradients(loop):
             call, tensor = backward_tensors(loop)[0]
