@@ -294,6 +294,38 @@ def test_saving_only_the_best_weights_is_no_checkpoint():
                    ("resume-unconditional", "rng-in-checkpoint", "preemption-signal"))
 
 
+def test_a_save_helper_given_the_optimizer_state_is_a_checkpoint():
+    code = """
+        import argparse
+        import torch
+
+        def save_checkpoint(state, filename="checkpoint.pth.tar"):
+            torch.save(state, filename)
+
+        def main(model, optimizer, loader, criterion, epochs):
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--resume", default="", type=str, metavar="PATH")
+            args = parser.parse_args()
+            start_epoch = 0
+            if args.resume:
+                checkpoint = torch.load(args.resume, weights_only=True)
+                start_epoch = checkpoint["epoch"]
+                optimizer.load_state_dict(checkpoint["optimizer"])
+            for epoch in range(start_epoch, epochs):
+                for inputs, target in loader:
+                    optimizer.zero_grad()
+                    criterion(model(inputs), target).backward()
+                    optimizer.step()
+                save_checkpoint({"epoch": epoch + 1, "state_dict": model.state_dict(),
+                                 "optimizer": optimizer.state_dict()})
+    """
+    found = {name: fired(name, code) for name in
+             ("resume-unconditional", "rng-in-checkpoint", "preemption-signal")}
+    assert found == {"resume-unconditional": [line_of(code, "if args.resume:")],
+                     "rng-in-checkpoint": [line_of(code, "save_checkpoint({")],
+                     "preemption-signal": [line_of(code, "for epoch in")]}
+
+
 def test_a_helper_module_without_a_training_loop_is_not_judged_as_a_script():
     code = """
         import os

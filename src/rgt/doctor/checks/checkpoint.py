@@ -96,19 +96,22 @@ def _holds_optimizer(node: ast.AST) -> bool:
 
 
 def _checkpoint_saves(module: Module) -> list[ast.Call]:
-    """Saves of a resumable checkpoint: ``torch.save`` of a state that holds the optimizer, or
-    a ``CheckpointStore``'s ``save``."""
+    """Saves of a resumable checkpoint: a save call (``torch.save``, ``save_checkpoint(…)``)
+    given a state that holds the optimizer, or a ``CheckpointStore``'s ``save``."""
     stores = set(assigned_anywhere(module, lambda v: (
         module.qualified(getattr(v, "func", v)) or "").endswith("CheckpointStore")))
     saves, named = [], []
-    for call, name in module.calls():
-        if name == "torch.save" and call.args:
-            (saves if _holds_optimizer(call.args[0]) else named).append(call)
-        elif called_name(call) == "save" and dotted(getattr(call.func, "value", None)) in stores:
+    for call, _ in module.calls():
+        if "save" not in called_name(call).lower():
+            continue
+        if dotted(getattr(call.func, "value", None)) in stores or any(
+                _holds_optimizer(arg) for arg in call.args):
             saves.append(call)
+        elif any(isinstance(arg, ast.Name) for arg in call.args):
+            named.append(call)
     if named:  # torch.save(state, path): what was put in ``state``?
         holders = set(assigned_anywhere(module, _holds_optimizer))
-        saves += [call for call in named if dotted(call.args[0]) in holders]
+        saves += [call for call in named if any(dotted(arg) in holders for arg in call.args)]
     return sorted(saves, key=lambda call: call.lineno)
 
 
@@ -204,7 +207,8 @@ def preemption_signal(module: Module):
     """A training loop that checkpoints but never handles SIGTERM/SIGUSR1."""
     saves = _contract_scope(module)
     if saves and not _handles_signals(module):
-        loop = training_loops(module)[0]
+        loops = training_loops(module)
+        loop = next((loop for loop in loops if saves[0] in ast.walk(loop)), loops[0])
         yield loop.lineno, ("this training loop checkpoints (line "
                             f"{saves[0].lineno}) but nothing handles SIGTERM/SIGUSR1: a "
                             "preempted run is killed mid-step and loses everything since its "
