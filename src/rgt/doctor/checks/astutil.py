@@ -8,8 +8,8 @@ from collections.abc import Iterator
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
 NO_GRAD = ("torch.no_grad", "torch.inference_mode")
-# Objects whose backward(loss) takes the loss as its argument (Accelerate, DeepSpeed, Fabric).
-BACKWARD_OWNERS = ("accelerator", "engine", "fabric")
+# Who takes the loss as backward's argument (Accelerate, DeepSpeed, Fabric, torch.autograd).
+BACKWARD_OWNERS = ("accelerator", "engine", "fabric", "autograd")
 
 
 class Module:

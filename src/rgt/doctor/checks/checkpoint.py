@@ -153,7 +153,7 @@ def _resume_flags(test: ast.AST) -> list[str]:
 def _flag_gated_loads(module: Module):
     """``(if, flag, load)`` for checkpoint loads that run only when a resume flag is set."""
     seen = set()
-    for node in ast.walk(module.tree):
+    for node in module.nodes:
         if isinstance(node, (ast.If, ast.IfExp)) and (flags := _resume_flags(node.test)):
             loads = [call for call in _loads(module, node) if call.lineno not in seen]
             seen.update(call.lineno for call in loads)
@@ -195,7 +195,7 @@ def rng_in_checkpoint(module: Module):
 
 def _handles_signals(module: Module) -> bool:
     """The file installs a signal handler or reads a preemption flag."""
-    for node in ast.walk(module.tree):
+    for node in module.nodes:
         name = (module.qualified(node) or "") if isinstance(node, ast.Name | ast.Attribute) else ""
         if name.startswith("signal.") or any(word in name.lower() for word in SIGNAL_WORDS):
             return True
@@ -207,8 +207,8 @@ def preemption_signal(module: Module):
     """A training loop that checkpoints but never handles SIGTERM/SIGUSR1."""
     saves = _contract_scope(module)
     if saves and not _handles_signals(module):
-        loops = training_loops(module)
-        loop = next((loop for loop in loops if saves[0] in ast.walk(loop)), loops[0])
+        trained = training_loops(module)
+        loop = next((loop for loop in trained if saves[0] in ast.walk(loop)), trained[0])
         yield loop.lineno, ("this training loop checkpoints (line "
                             f"{saves[0].lineno}) but nothing handles SIGTERM/SIGUSR1: a "
                             "preempted run is killed mid-step and loses everything since its "

@@ -154,6 +154,7 @@ def double_softmax(module: Module):
             first = loss.args[0]
             softmax = _softmax_output(module, scope, first, loss.lineno, layers)
             if softmax is not None:
-                yield loss.lineno, (f"cross-entropy on {ast.unparse(first)}, a softmax output "
-                                    f"(line {softmax.lineno}: {ast.unparse(softmax)}): the "
-                                    "loss applies log_softmax again")
+                where = "" if softmax is first else (f" (line {softmax.lineno}: "
+                                                     f"{ast.unparse(softmax)})")
+                yield loss.lineno, (f"cross-entropy on {ast.unparse(first)}, a softmax "
+                                    f"output{where}: the loss applies log_softmax again")

@@ -32,9 +32,9 @@ def _is_scheduler(module: Module, value: ast.AST) -> bool:
 
 def _roles(module: Module) -> tuple[set[str], set[str]]:
     """Names bound to optimizers and to schedulers anywhere in the file."""
-    return module.once("roles", lambda _: (
-        set(assigned_anywhere(module, lambda v: _is_optimizer(module, v))),
-        set(assigned_anywhere(module, lambda v: _is_scheduler(module, v)))))
+    return module.once("roles", lambda m: (
+        set(assigned_anywhere(m, lambda v: _is_optimizer(m, v))),
+        set(assigned_anywhere(m, lambda v: _is_scheduler(m, v)))))
 
 
 def _parameters_owner(call: ast.Call) -> str | None:
