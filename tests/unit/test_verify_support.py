@@ -78,19 +78,6 @@ def write_run(runs_dir: Path, run_id: str, *, test_accuracy: float, exp_id: str 
     return run_dir
 
 
-def write_compact(path: Path, splits: dict) -> None:
-    """``predictions.parquet`` in the compact form: split, sample_id, label, nll."""
-    columns = {"split": [], "sample_id": [], "label": [], "nll": []}
-    for split, rows in splits.items():
-        n = len(rows["label"])
-        columns["split"] += [split] * n
-        columns["sample_id"] += list(range(n))
-        columns["label"] += rows["label"].tolist()
-        columns["nll"] += (-np.log(rows["scores"][np.arange(n), rows["label"]]
-                                   .astype(np.float64))).tolist()
-    pq.write_table(pa.table(columns), path)
-
-
 def write_predictions(path: Path, splits: dict) -> None:
     """``predictions.parquet`` with the contract's columns and types."""
     columns = {"split": [], "sample_id": [], "label": [], "prediction": [], "scores": []}
