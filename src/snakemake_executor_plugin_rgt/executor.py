@@ -7,6 +7,7 @@ import os
 import threading
 from collections.abc import AsyncGenerator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from snakemake_interface_common.exceptions import WorkflowError
 from snakemake_interface_executor_plugins.executors.base import SubmittedJobInfo
@@ -14,6 +15,9 @@ from snakemake_interface_executor_plugins.executors.remote import RemoteExecutor
 from snakemake_interface_executor_plugins.jobs import JobExecutorInterface
 
 from rgt.base.errors import RgtError
+
+if TYPE_CHECKING:
+    from rgt.config import Config
 
 # rgt.remote (paramiko, torch-free but not tiny) is imported when the executor is used, not when
 # Snakemake collects plugins at every start: a problem there must never break `--profile local`.
@@ -106,30 +110,33 @@ class Executor(RemoteExecutor):
 
     def _place_training(self, info: SubmittedJobInfo) -> bool:
         """Start the job on the station that takes it; False when it must wait."""
+        from rgt.plan.snakefile import workflow_config
         from rgt.pool.dispatch import choose
 
         run_id = info.external_jobid
+        # The config the Snakefile validated in this process: never read again here.
+        config = workflow_config(self.project / info.aux["config"])
         with self._placing:
-            self._prepare_pool(info.aux["config"])
+            self._prepare_pool(config)
             station = choose(self.stations, self.leases.get(run_id) if self.policy.enabled
                              else None, self.policy)
             if station is None:
                 return False
             try:
-                self._start_training(station, info)
+                self._start_training(station, info, config)
                 return True
             except RgtError as error:
                 failure = error
         self._placement_failed(station, run_id, failure)
         return False
 
-    def _prepare_pool(self, config_file: str) -> None:
+    def _prepare_pool(self, config: Config) -> None:
         """Every host audited and deployed at once, before the first placement."""
         from rgt.pool.station import prepare_all
 
         if len(self.stations) < 2:
             return
-        for alias, error in prepare_all(list(self.stations.values()), config_file).items():
+        for alias, error in prepare_all(list(self.stations.values()), config).items():
             if not _is_unreachable(error):
                 raise WorkflowError(f"rgt: {alias}: {error}") from None
             self.stations[alias].mark_unreachable(error)
@@ -141,13 +148,12 @@ class Executor(RemoteExecutor):
                                 f"{error}") from None
         station.mark_unreachable(error)
 
-    def _start_training(self, station, info: SubmittedJobInfo) -> None:
-        from rgt.config import load_config
+    def _start_training(self, station, info: SubmittedJobInfo, config: Config) -> None:
         from rgt.pool.dispatch import lease_for
 
-        run_id, config_file = info.external_jobid, info.aux["config"]
-        tree = station.tree(config_file)
-        target = station.mirror_target(run_id, load_config(self.project / config_file))
+        run_id = info.external_jobid
+        tree = station.tree(config)
+        target = station.mirror_target(run_id, config)
         lease = lease_for(self.leases, run_id, station, self.policy)
         station.attach_or_launch(
             run_id, lambda: station.seed_and_launch(run_id, tree, target, lease))

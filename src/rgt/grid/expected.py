@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rgt.base.files import read_json
+from rgt.config import Config
 from rgt.mirror.record import MirrorRecord, read_mirror
 from rgt.train.checkpoint import CheckpointStore
 from rgt.train.sealing import is_sealed
@@ -55,7 +56,7 @@ class LocalFacts:
     checkpoint: LocalCheckpoint | None = None
 
 
-def expected_cells(config: dict) -> list[Cell]:
+def expected_cells(config: Config) -> list[Cell]:
     """Every cell the config asks for, in plan order."""
     from rgt.plan.runplan import plan_runs
 

@@ -14,9 +14,13 @@ import json
 import socket
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rgt.base.files import read_json
 from rgt.base.processes import pid_alive
+
+if TYPE_CHECKING:  # the config's types; importing pydantic is for handlers, not --help
+    from rgt.config import Config
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -60,11 +64,11 @@ def headline_metrics(run_dir: Path) -> dict:
             if m["split"] == "test"}
 
 
-def collect(config: dict) -> list[dict]:
+def collect(config: Config) -> list[dict]:
     """One row per planned run, then per sealed run that is not in the plan."""
     from rgt.plan.runplan import plan_runs
 
-    runs_root, states_root = Path(config["paths"]["runs"]), Path(config["paths"]["checkpoints"])
+    runs_root, states_root = Path(config.paths.runs), Path(config.paths.checkpoints)
     rows, planned = [], set()
     for spec in plan_runs(config):
         planned.add(spec.run_id)

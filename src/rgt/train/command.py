@@ -48,19 +48,19 @@ def _train(args: argparse.Namespace, world) -> int:
 
     config = load_config(args.config)
     spec = find_run(config, args.run_id)
-    runs, checkpoints = Path(config["paths"]["runs"]), Path(config["paths"]["checkpoints"])
+    runs, checkpoints = Path(config.paths.runs), Path(config.paths.checkpoints)
     host_audit = _read_host_audit(args.host_audit) if args.host_audit else None
-    train = spec.config["train"]
-    if not world.distributed and train["processes"] > 1:
+    train = spec.settings.train
+    if not world.distributed and train.processes > 1:
         return _launch(args, spec, runs, checkpoints)  # the launcher never imports torch
     from rgt.train.distributed import check_world, init_process_group
     from rgt.train.run import train_run
     from rgt.train.trainer import resolve_device
 
     if world.distributed:
-        check_world(world, train["processes"], spec.run_id)
-        init_process_group(world, train["process_group_timeout_s"],
-                           resolve_device(train["device"], world))
+        check_world(world, train.processes, spec.run_id)
+        init_process_group(world, train.process_group_timeout_s,
+                           resolve_device(train.device, world))
     return train_run(spec, runs, checkpoints, host_audit, world)
 
 
@@ -72,12 +72,12 @@ def _launch(args: argparse.Namespace, spec, runs: Path, checkpoints: Path) -> in
     if is_sealed(runs / spec.run_id, spec.run_id):
         print(f"[{spec.run_id}] already sealed in {runs / spec.run_id}: nothing to do")
         return 0
-    train = spec.config["train"]
-    print(f"[{spec.run_id}] launching {train['processes']} training processes "
-          f"(effective batch {train['batch_size'] * train['processes']})", flush=True)
-    command = launch_command(args.config, spec.run_id, train["processes"], args.host_audit)
-    return launch(command, checkpoints / spec.run_id, train["processes"],
-                  train["process_group_timeout_s"], train["threads"])
+    train = spec.settings.train
+    print(f"[{spec.run_id}] launching {train.processes} training processes "
+          f"(effective batch {train.batch_size * train.processes})", flush=True)
+    command = launch_command(args.config, spec.run_id, train.processes, args.host_audit)
+    return launch(command, checkpoints / spec.run_id, train.processes,
+                  train.process_group_timeout_s, train.threads)
 
 
 def _read_host_audit(path: str) -> dict:

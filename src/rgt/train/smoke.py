@@ -14,6 +14,7 @@ import sys
 import time
 
 from rgt.base.errors import RgtError, TrainingDiverged
+from rgt.config import Settings
 from rgt.plan.runplan import RunSpec
 from rgt.train import probes
 
@@ -28,11 +29,11 @@ def smoke_test(spec: RunSpec, steps: int = 2) -> dict:
     from rgt.train.trainer import Trainer
 
     started = time.perf_counter()
-    config = {**spec.config, "train": {**spec.config["train"], "device": "cpu"}}
+    settings = on_cpu(spec.settings)
     label = f"smoke test of {spec.exp_id}/{spec.variant}"
     trainer = None
     try:
-        trainer = Trainer(config, *load_run_data(spec), spec.seed)
+        trainer = Trainer(settings, *load_run_data(spec), spec.seed)
         losses = [trainer.train_step() for _ in range(min(steps, trainer.total_steps))]
     except TrainingDiverged as error:
         raise _diverged(label, trainer, error) from error
@@ -44,7 +45,7 @@ def smoke_test(spec: RunSpec, steps: int = 2) -> dict:
                            ) from error
     _check_losses(label, losses)
     results = probes.run_probes(trainer.model, trainer.optimizer, probe_batch(trainer),
-                                configured_lr=config["train"].get("lr"))
+                                configured_lr=settings.train.lr)
     _gate(label, results)
     advisories = advisory_lines(results)
     for line in advisories:
@@ -81,16 +82,21 @@ def measure_state(spec: RunSpec) -> dict:
     from rgt.train.run import load_run_data
     from rgt.train.trainer import Trainer
 
-    config = {**spec.config, "train": {**spec.config["train"], "device": "cpu"}}
-    trainer = Trainer(config, *load_run_data(spec), spec.seed)
+    trainer = Trainer(on_cpu(spec.settings), *load_run_data(spec), spec.seed)
     if trainer.total_steps:
         trainer.train_step()  # the optimizer's state exists from its first step on
     return state_facts(trainer.model, trainer.optimizer)
 
 
+def on_cpu(settings: Settings) -> Settings:
+    """The same settings on the CPU (the smoke gate never needs, nor bills, a GPU)."""
+    return settings.model_copy(update={"train": settings.train.model_copy(
+        update={"device": "cpu"})})
+
+
 def probe_batch(trainer):
     """The first ``batch_size`` training samples, on the trainer's device."""
-    size = trainer.train_config["batch_size"]
+    size = trainer.per_rank_batch
     return (trainer.train_x[:size].to(trainer.device), trainer.train_y[:size].to(trainer.device))
 
 

@@ -94,7 +94,7 @@ def _config_settings(config_file: str | None) -> Settings:
         return Settings()
     from rgt.config import load_config  # yaml + jsonschema: only when a config is read
 
-    return settings_from_config(load_config(config_file or DEFAULT_CONFIG)["verify"])
+    return settings_from_config(load_config(config_file or DEFAULT_CONFIG).verify)
 
 
 def _min_effect_override(text: str) -> tuple[str, MinEffect]:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
-from rgt.base.errors import ConfigError
+from rgt.base.errors import ConfigError, RgtError
 from rgt.hosts import add_host_options
 
 
@@ -59,13 +60,24 @@ def run_watch(args: argparse.Namespace) -> int:
     # A project with only a local detached controller (no hosts yet) still has something to show.
     hosts = selected_hosts(args.hosts, args.host,
                            allow_none=controller_line(Path.cwd()) is not None)
-    poller = HostPoller(hosts, args.ssh_config, Path.cwd())
+    poller = HostPoller(hosts, args.ssh_config, Path.cwd(), checkpoints_root(Path.cwd()))
     try:
         if args.once:
             return _print_once(poller.refresh(), args.json)
         return _live(poller, args.interval)
     finally:
         poller.close()
+
+
+def checkpoints_root(project: Path) -> Path:
+    """The project's local checkpoint directory, where the mirrors are (``paths.checkpoints``;
+    the default when the config cannot be read: watching must not need a valid config)."""
+    from rgt.config import load_config
+
+    try:
+        return project / load_config(project / "config" / "config.yaml").paths.checkpoints
+    except (RgtError, OSError):
+        return project / "checkpoints"
 
 
 def selected_hosts(path: str, aliases: list[str] | None, allow_none: bool = False) -> list:
