@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, ValidationError
 
 from rgt.base.errors import ConfigError
+from rgt.base.yaml_files import read_yaml
 from rgt.config.model import (
     CheckpointSettings,
     ClusterSection,
@@ -71,25 +71,6 @@ def validated(model: type[BaseModel], data: object, label: str, prefix: tuple = 
         return model.model_validate(data)
     except ValidationError as error:
         raise_for(error, model, label, prefix)
-
-
-def read_yaml(path: str | Path) -> dict:
-    """Parse a YAML mapping; a missing file or a syntax error becomes a ``ConfigError``."""
-    path = Path(path)
-    if not path.is_file():
-        raise ConfigError(f"config file {path} does not exist",
-                          "pass an existing file, e.g. config/config.yaml")
-    try:
-        data = yaml.safe_load(path.read_text())
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise ConfigError(f"{path} is not valid YAML{where}: {getattr(error, 'problem', error)}",
-                          "fix the YAML syntax (indentation, colons, quotes)") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path} must hold a mapping, got {type(data).__name__}",
-                          "start from config/config.yaml")
-    return data
 
 
 def _reject_retired_keys(raw: Mapping, label: str) -> None:

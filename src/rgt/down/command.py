@@ -61,7 +61,7 @@ def run_down(args: argparse.Namespace) -> int:
     """Handler of ``rgt down``."""
     from rgt.down.evidence import gather, grid_reasons
     from rgt.down.gate import decide
-    from rgt.hosts import host_entry
+    from rgt.hosts.registry import host_entry
     from rgt.platforms.facts import load_platform
 
     entry = host_entry(args.alias, Path(args.hosts))

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import torch
 import yaml
 
@@ -73,9 +75,6 @@ def results_document(record: dict, settings: Settings, scores: dict[str, Scores]
 
 def write_predictions(path: Path, scores: dict, dataset) -> None:
     """One row per val/test sample: split, sample id, label, prediction, class scores."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
     columns = {"split": [], "sample_id": [], "label": [], "prediction": [], "scores": []}
     for split_name, (ids, split_scores) in scores.items():
         labels = split_tensors(dataset, ids)[1]

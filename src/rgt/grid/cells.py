@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from rgt.base.clock import parse_time
 from rgt.grid.expected import Cell, LocalCheckpoint, LocalFacts
 from rgt.grid.host_views import FINISHED, PARTIAL, RUNNING, HostRun, HostView
 
@@ -77,8 +78,6 @@ class CellState:
 
 def age_text(saved_at: str | None, now: datetime | None = None, suffix: str = "old") -> str:
     """``12 min old`` (or ``3.5 h old``, ``2.0 d old``) for an rgt UTC stamp; '' when unknown."""
-    from rgt.base.clock import parse_time
-
     try:
         moment = parse_time(saved_at) if saved_at else None
     except ValueError:

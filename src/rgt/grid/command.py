@@ -50,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_reconcile_grid(args: argparse.Namespace) -> int:
     """Handler of ``rgt reconcile-grid``."""
     from rgt.config import load_config
-    from rgt.hosts import load_hosts
+    from rgt.hosts.registry import load_hosts
 
     config = load_config(args.config)
     entries = load_hosts(Path(args.hosts))

@@ -14,6 +14,9 @@ from pathlib import Path
 from rgt.base.files import read_json
 from rgt.config import Config
 from rgt.mirror.record import MirrorRecord, read_mirror
+from rgt.plan.runplan import plan_runs
+from rgt.pull.bundle import verify_bundle
+from rgt.pull.closeout import local_evidence
 from rgt.train.checkpoint import CheckpointStore
 from rgt.train.sealing import is_sealed
 
@@ -58,8 +61,6 @@ class LocalFacts:
 
 def expected_cells(config: Config) -> list[Cell]:
     """Every cell the config asks for, in plan order."""
-    from rgt.plan.runplan import plan_runs
-
     return [Cell(spec.exp_id, spec.variant, spec.seed, spec.run_id) for spec in plan_runs(config)]
 
 
@@ -87,9 +88,6 @@ def bundle_state(export: Path, run_id: str, deep: bool = False) -> tuple[bool, s
     The cheap check (``rgt down``'s: manifest identity, every file there with its size) by
     default; ``deep`` re-hashes and re-loads everything (``rgt pull --verify-only``).
     """
-    from rgt.pull.bundle import verify_bundle
-    from rgt.pull.closeout import local_evidence
-
     digest, damage = local_evidence(export, run_id)
     if digest is None:
         return False, None

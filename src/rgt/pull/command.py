@@ -79,7 +79,7 @@ def print_problems(title: str, problems: list) -> None:
 
 
 def _host(alias: str, hosts: Path):
-    from rgt.hosts import host_entry
+    from rgt.hosts.registry import host_entry
 
     return host_entry(alias, hosts)
 

@@ -13,6 +13,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import snakemake
+
 from rgt.base.errors import RgtError
 from rgt.base.hashing import sha256_file
 from rgt.config import Config
@@ -37,6 +39,7 @@ from rgt.remote.snakejobs import SnakeJob
 from rgt.remote.ssh import RemoteHost
 from rgt.remote.transfer import TransferStats, pull, push, remote_manifest
 from rgt.remote.up import audit_host, refuse_unless_fits
+from rgt.remote.watchdog_start import watchdog_start_script
 
 # What the project needs besides torch, which the image provides and which is never touched.
 RUNTIME_MODULES = {"numpy": "numpy>=1.24", "yaml": "pyyaml>=6", "jsonschema": "jsonschema>=4.20",
@@ -155,8 +158,6 @@ class RemoteRunner:
 
     def _start_watchdog(self, tree: str) -> None:
         """Keep heartbeats, status and the idle alarm going on the host when we are gone."""
-        from rgt.remote.watchdog_start import watchdog_start_script
-
         if self.watchdog_options is None:
             return
         script = watchdog_start_script(self.layout.root, self.python,
@@ -178,8 +179,6 @@ class RemoteRunner:
 
     def check_snakemake(self) -> None:
         """The host's interpreter runs the same major Snakemake as here (installed if absent)."""
-        import snakemake
-
         if self._snakemake_checked:
             return
         probe = [self.python, "-c", "import snakemake; print(snakemake.__version__)"]

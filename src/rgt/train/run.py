@@ -17,6 +17,7 @@ from pathlib import Path
 import torch
 
 from rgt.base.errors import CheckpointError, DataError
+from rgt.base.files import write_json
 from rgt.data import load_dataset, make_split, split_sha256
 from rgt.plan.runplan import RunSpec
 from rgt.train.cadence import Cadence
@@ -108,8 +109,6 @@ def _train(spec: RunSpec, trainer: Trainer, state_dir: Path, status: RunStatus,
 
 def _write_probes(trainer: Trainer, state_dir: Path, logger: logging.Logger) -> None:
     """The opt-in run-time probes on the first batch of a fresh run (they work on copies)."""
-    from rgt.base.files import write_json
-
     size = trainer.per_rank_batch
     inputs, labels = (trainer.train_x[:size].to(trainer.device),
                       trainer.train_y[:size].to(trainer.device))

@@ -13,10 +13,14 @@ import math
 import sys
 import time
 
+import torch
+
 from rgt.base.errors import RgtError, TrainingDiverged
 from rgt.config import Settings
 from rgt.plan.runplan import RunSpec
 from rgt.train import probes
+from rgt.train.run import load_run_data
+from rgt.train.trainer import Trainer
 
 
 class SmokeFailure(RgtError):
@@ -25,9 +29,6 @@ class SmokeFailure(RgtError):
 
 def smoke_test(spec: RunSpec, steps: int = 2) -> dict:
     """Build data and model for ``spec`` on the CPU; run ``steps`` optimizer steps, then probes."""
-    from rgt.train.run import load_run_data
-    from rgt.train.trainer import Trainer
-
     started = time.perf_counter()
     settings = on_cpu(spec.settings)
     label = f"smoke test of {spec.exp_id}/{spec.variant}"
@@ -61,8 +62,6 @@ def state_facts(model, optimizer) -> dict:
     """The sizes a checkpoint of this variant is made of, for the host audit to plan disk with
     (the controller never builds the model): parameter count and bytes, and the bytes of the
     whole training state (weights, buffers, optimizer state) as it stands."""
-    import torch
-
     def tensors(value):
         if torch.is_tensor(value):
             yield value
@@ -79,9 +78,6 @@ def state_facts(model, optimizer) -> dict:
 
 def measure_state(spec: RunSpec) -> dict:
     """``state_facts`` of a variant without a smoke record: build it on the CPU, one step."""
-    from rgt.train.run import load_run_data
-    from rgt.train.trainer import Trainer
-
     trainer = Trainer(on_cpu(spec.settings), *load_run_data(spec), spec.seed)
     if trainer.total_steps:
         trainer.train_step()  # the optimizer's state exists from its first step on

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import pyarrow.parquet as pq
 
 from rgt.base.errors import RunStateError
 
@@ -46,8 +47,6 @@ class Predictions:
 
 def load_predictions(path: Path) -> Predictions:
     """Load ``path``; a missing column or ragged ``scores`` is a ``RunStateError``."""
-    import pyarrow.parquet as pq
-
     try:
         # ParquetFile.read skips read_table's dataset layer: ~3x faster on small files
         with pq.ParquetFile(path) as parquet:

@@ -83,7 +83,8 @@ def checkpoints_root(project: Path) -> Path:
 def selected_hosts(path: str, aliases: list[str] | None, allow_none: bool = False) -> list:
     """The registered hosts to watch: all of ``path``, or the named ones (each registered);
     none registered is an error unless ``allow_none``."""
-    from rgt.hosts import EXAMPLE, host_entry, load_hosts
+    from rgt.hosts import EXAMPLE
+    from rgt.hosts.registry import host_entry, load_hosts
 
     if aliases:
         return [host_entry(alias, path) for alias in dict.fromkeys(aliases)]
