@@ -52,6 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def load_grid_config(path: str) -> Config | None:
     """The config whose grid ``down`` consults; None when there is no such file."""
+    # lazy (--help imports every verb): loads pydantic, yaml
     from rgt.config import load_config
 
     return load_config(path) if Path(path).is_file() else None
@@ -59,6 +60,7 @@ def load_grid_config(path: str) -> Config | None:
 
 def run_down(args: argparse.Namespace) -> int:
     """Handler of ``rgt down``."""
+    # lazy (--help imports every verb): loads jsonschema, numpy, paramiko, pydantic, rich, yaml
     from rgt.down.evidence import gather, grid_reasons
     from rgt.down.gate import decide
     from rgt.hosts.registry import host_entry
@@ -99,6 +101,7 @@ def run_down(args: argparse.Namespace) -> int:
 
 def show(alias: str, entry, platform: dict, root: str, runs, root_exists: bool) -> None:
     """Print the platform's facts, its stale stamps, and every run's evidence."""
+    # lazy (--help imports every verb): loads jsonschema, rich, yaml
     from rich.console import Console
     from rich.table import Table
 
@@ -136,6 +139,7 @@ def show(alias: str, entry, platform: dict, root: str, runs, root_exists: bool) 
 
 def ask(alias: str, verb: str) -> str:
     """Prompt on the terminal for the exact ``ALIAS:VERB``."""
+    # lazy (--help imports every verb): loads numpy, pydantic, rich, yaml
     from rich.prompt import Prompt
 
     from rgt.down.gate import approval_token

@@ -49,6 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_reconcile_grid(args: argparse.Namespace) -> int:
     """Handler of ``rgt reconcile-grid``."""
+    # lazy (--help imports every verb): loads jsonschema, pydantic, yaml
     from rgt.config import load_config
     from rgt.hosts.registry import load_hosts
 
@@ -77,6 +78,7 @@ def default_host(chosen: str | None, entries: dict) -> str | None:
 
 def grid_states(config: Config, entries: dict, args: argparse.Namespace):
     """(every cell's state, every host's view): the whole reconciliation."""
+    # lazy (--help imports every verb): loads numpy, pydantic, yaml
     from rgt.grid.cells import Relaunch, reconcile
     from rgt.grid.expected import expected_cells, local_facts
     from rgt.grid.host_views import survey_hosts
@@ -104,6 +106,7 @@ def as_json(states: list, views: list) -> dict:
 
 def show(states: list, views: list) -> None:
     """The grid as a table, every unreachable host, and the counts."""
+    # lazy (--help imports every verb): loads numpy, pydantic, rich, yaml
     from rich.console import Console
     from rich.table import Table
 

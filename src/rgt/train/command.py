@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 from pathlib import Path
+
+from rgt.base.errors import ConfigError
+from rgt.base.files import write_json
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -32,6 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_train(args: argparse.Namespace) -> int:
     """Handler of ``rgt train``."""
+    # lazy (--help imports every verb; all verbs' own modules together: 50 ms)
     from rgt.train.distributed import reports_dir_from_env, run_worker, world_from_env
 
     if args.probes:  # through the environment, so torchrun's workers see it too
@@ -43,6 +48,7 @@ def run_train(args: argparse.Namespace) -> int:
 
 
 def _train(args: argparse.Namespace, world) -> int:
+    # lazy (--help imports every verb): loads numpy, pydantic, yaml
     from rgt.config import load_config
     from rgt.plan.runplan import find_run
 
@@ -53,6 +59,7 @@ def _train(args: argparse.Namespace, world) -> int:
     train = spec.settings.train
     if not world.distributed and train.processes > 1:
         return _launch(args, spec, runs, checkpoints)  # the launcher never imports torch
+    # lazy (--help imports every verb): loads numpy, pydantic, rich, torch, yaml
     from rgt.train.distributed import check_world, init_process_group
     from rgt.train.run import train_run
     from rgt.train.trainer import resolve_device
@@ -66,6 +73,7 @@ def _train(args: argparse.Namespace, world) -> int:
 
 def _launch(args: argparse.Namespace, spec, runs: Path, checkpoints: Path) -> int:
     """Start one worker per ``train.processes`` with torch's launcher and watch them."""
+    # lazy (--help imports every verb): loads numpy, pydantic, yaml
     from rgt.train.launcher import launch, launch_command
     from rgt.train.sealing import is_sealed
 
@@ -81,10 +89,6 @@ def _launch(args: argparse.Namespace, spec, runs: Path, checkpoints: Path) -> in
 
 
 def _read_host_audit(path: str) -> dict:
-    import json
-
-    from rgt.base.errors import ConfigError
-
     try:
         return json.loads(Path(path).read_text())
     except (OSError, ValueError) as error:
@@ -94,8 +98,7 @@ def _read_host_audit(path: str) -> dict:
 
 def run_smoke(args: argparse.Namespace) -> int:
     """Handler of ``rgt smoke``."""
-    from rgt.base.errors import ConfigError
-    from rgt.base.files import write_json
+    # lazy (--help imports every verb): loads numpy, pydantic, rich, torch, yaml
     from rgt.config import load_config
     from rgt.plan.runplan import plan_runs
     from rgt.train.smoke import smoke_test
