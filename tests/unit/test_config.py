@@ -136,3 +136,12 @@ def test_a_variant_gets_the_defaults_with_its_overrides(tiny_config):
     dropout = config.run_settings("tiny", "dropout", 1)
     assert (dropout.model.dropout, dropout.model.channels) == (0.5, 4)
     assert dropout.run.seed == 1 and config.variant_settings("tiny", "plain").model.dropout == 0.0
+
+
+def test_the_executor_takes_the_config_the_snakefile_validated(tmp_path, tiny_config):
+    from rgt.plan.snakefile import load_or_exit, workflow_config
+
+    path = write_config(tmp_path, tiny_config)
+    validated = load_or_exit(str(path), extra_keys=set())
+    path.write_text("not: [valid")  # a file read again would now fail
+    assert workflow_config(path) is validated
