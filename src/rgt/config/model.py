@@ -190,7 +190,7 @@ class ClusterSection(Section):
     account: ClusterName | None = None  # None: your default account
     grace_seconds: Annotated[int, Field(
         ge=10, description="warning before a walltime or preemption kill")] = 120
-    train: ClusterTrain = ClusterTrain()
+    train: ClusterTrain = Field(default_factory=ClusterTrain)
 
 
 Experiments = frozen_map(dict[Identifier, Experiment], min_length=1)
@@ -199,11 +199,11 @@ Experiments = frozen_map(dict[Identifier, Experiment], min_length=1)
 class Config(Section):
     """``config/config.yaml``: what to compute (profiles say how and where)."""
 
-    paths: Paths = Paths()
+    paths: Paths = Field(default_factory=Paths)
     defaults: Settings
     experiments: Experiments
-    verify: VerifySection = VerifySection()
-    cluster: ClusterSection = ClusterSection()
+    verify: VerifySection = Field(default_factory=VerifySection)
+    cluster: ClusterSection = Field(default_factory=ClusterSection)
 
     def variant_settings(self, exp_id: str, variant: str) -> Settings:
         """The defaults with one variant's overrides merged in."""
