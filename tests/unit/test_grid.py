@@ -18,11 +18,13 @@ from test_pull_verify import make_bundle, seal
 
 from rgt.cli import main
 from rgt.config import load_config
-from rgt.grid.cells import Relaunch, age_text, checkpoint_text, classify, only_on, reconcile
+from rgt.grid.cells import Relaunch, classify, only_on, reconcile
 from rgt.grid.expected import (
     Cell,
     LocalCheckpoint,
     LocalFacts,
+    age_text,
+    checkpoint_text,
     expected_cells,
     local_facts,
     newest_checkpoint,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from rgt.base.clock import parse_time
-from rgt.grid.cells import age_text
+from rgt.grid.expected import age_text
 from rgt.mirror.record import MirrorRecord, work_at_risk
 
 SURVEY_SCHEMA = "rgt/pull-survey/v1"

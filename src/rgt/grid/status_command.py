@@ -88,7 +88,7 @@ def newest_checkpoint(state_dir: Path, now: datetime | None = None) -> dict | No
     """The run's newest complete local checkpoint: ``{"where": "local" | "mirror", "host",
     "step", "saved_at", "age_seconds", "text"}``; None when it has none."""
     # lazy (--help imports every verb): loads numpy, pydantic, yaml
-    from rgt.grid.cells import checkpoint_text
+    from rgt.grid.expected import checkpoint_text
     from rgt.grid.expected import newest_checkpoint as newest
 
     found = newest(state_dir)
