@@ -17,8 +17,6 @@ from rgt.base.files import read_json
 from rgt.config import Config
 from rgt.mirror.record import MirrorRecord, read_mirror
 from rgt.plan.runplan import plan_runs
-from rgt.pull.bundle import verify_bundle
-from rgt.pull.closeout import local_evidence
 from rgt.train.checkpoint import CheckpointStore
 from rgt.train.sealing import is_sealed
 
@@ -90,6 +88,10 @@ def bundle_state(export: Path, run_id: str, deep: bool = False) -> tuple[bool, s
     The cheap check (``rgt down``'s: manifest identity, every file there with its size) by
     default; ``deep`` re-hashes and re-loads everything (``rgt pull --verify-only``).
     """
+    # deferred: `rgt status` imports this module and never reads a bundle (6 ms, measured)
+    from rgt.pull.bundle import verify_bundle
+    from rgt.pull.closeout import local_evidence
+
     digest, damage = local_evidence(export, run_id)
     if digest is None:
         return False, None
