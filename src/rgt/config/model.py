@@ -10,6 +10,7 @@ import copy
 import math
 import re
 from collections.abc import Mapping
+from functools import cached_property
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
@@ -207,14 +208,23 @@ class Config(Section):
 
     def variant_settings(self, exp_id: str, variant: str) -> Settings:
         """The defaults with one variant's overrides merged in."""
-        overrides = self.experiments[exp_id].variants[variant]
-        return Settings.model_validate(merge(self.defaults.to_dict(), overrides))
+        return self._variants[exp_id, variant]
 
     def run_settings(self, exp_id: str, variant: str, seed: int) -> RunSettings:
         """The fully resolved settings of one run: defaults ⊕ variant overrides ⊕ identity."""
-        resolved = self.variant_settings(exp_id, variant).to_dict()
-        resolved["run"] = {"exp_id": exp_id, "variant": variant, "seed": seed}
-        return RunSettings.model_validate(resolved)
+        settings = self.variant_settings(exp_id, variant)
+        # Its parts are validated already: put together as they are.
+        return RunSettings.model_construct(
+            **{name: getattr(settings, name) for name in Settings.model_fields},
+            run=RunIdentity.model_construct(exp_id=exp_id, variant=variant, seed=seed))
+
+    @cached_property
+    def _variants(self) -> dict[tuple[str, str], Settings]:
+        """Every variant's settings, validated once (``load_config`` reads them first)."""
+        return {(exp_id, variant): Settings.model_validate(merge(self.defaults.to_dict(),
+                                                                 overrides))
+                for exp_id, experiment in self.experiments.items()
+                for variant, overrides in experiment.variants.items()}
 
     def with_paths(self, runs: str, checkpoints: str) -> "Config":
         """The same config with other runs/checkpoints directories (not part of a run id)."""
