@@ -22,8 +22,8 @@ def spec(tiny_config):
 
 
 def _trainer(spec) -> Trainer:
-    dataset = load_dataset(spec.config["data"])
-    return Trainer(spec.config, dataset, make_split(dataset, spec.config["data"]["split"]),
+    dataset = load_dataset(spec.settings.data)
+    return Trainer(spec.settings, dataset, make_split(dataset, spec.settings.data.split),
                    spec.seed)
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 import numpy as np
+import pyarrow.parquet as pq
 
 from rgt.base.errors import RunStateError
 
@@ -88,8 +89,6 @@ def load_predictions(path: Path) -> Predictions:
     ragged ``scores`` is a ``RunStateError``."""
     if not path.is_file():
         return NO_RECORDS
-    import pyarrow.parquet as pq
-
     try:
         # ParquetFile.read skips read_table's dataset layer: ~3x faster on small files
         with pq.ParquetFile(path) as parquet:
