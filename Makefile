@@ -1,6 +1,6 @@
 # Two commands do all the set-up on a fresh clone:
 #   make run    create the venv, install rgt and the profiles, run `snakemake --profile local`
-#   make test   the same set-up, then the test suite
+#   make test   the same with the dev extra (test tools, the adapters' frameworks), then the tests
 VENV ?= .venv
 PYTHON ?= python3
 PY := $(VENV)/bin/python
@@ -9,26 +9,38 @@ PROFILES := $(notdir $(patsubst %/,%,$(wildcard profiles/*/)))
 # torch is pinned to the CPU build for local work; on a rented GPU the image's torch is used.
 TORCH ?= torch==2.13.0
 
-.PHONY: run test setup profiles lint clean-runs bench repro
+.PHONY: run test setup setup-run profiles lint clean-runs bench repro
 
 # The delivery files are committed (the reference `make repro` and `dvc repro` start from), and
 # Snakemake never reruns a job whose outputs exist because its inputs are missing: forcing the
 # two rules that read the runs makes a fresh clone train, and a later run re-deliver in seconds.
 PIPELINE := snakemake --profile local --forcerun aggregate verify
 
-run: setup
+run: setup-run
 	. $(VENV)/bin/activate && $(PIPELINE)
 
 test: setup
 	$(PY) -m pytest -q
 
+# `setup` (what `make test`, `make lint` and CI use) installs the dev extra; `setup-run` (what
+# `make run` uses) installs rgt alone, without the test tools and the adapters' frameworks.
 setup: $(VENV)/.installed profiles
 
-$(VENV)/.installed: pyproject.toml
+setup-run: $(VENV)/.installed-run profiles
+
+$(VENV)/.torch:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check $(TORCH) 2>&1 | grep -v "is ignored" || true
-	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]' 2>&1 | grep -v "is ignored" || true
+	$(PY) -c "import torch" && touch $@
+
+# $(TORCH) again in each install: no extra's requirement may replace the CPU build.
+$(VENV)/.installed-run: pyproject.toml | $(VENV)/.torch
+	$(PY) -m pip install -q --disable-pip-version-check -e . $(TORCH) 2>&1 | grep -v "is ignored" || true
 	$(PY) -c "import rgt, torch, snakemake" && touch $@
+
+$(VENV)/.installed: pyproject.toml | $(VENV)/.torch
+	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]' $(TORCH) 2>&1 | grep -v "is ignored" || true
+	$(PY) -c "import rgt, torch, snakemake, lightning, transformers" && touch $@ $@-run
 
 # Snakemake looks for `--profile NAME` in ~/.config/snakemake/NAME, not in ./profiles.
 profiles:
@@ -60,6 +72,7 @@ bench: setup
 	$(PY) bench/verify_calibration.py
 	$(PY) bench/mirror.py
 	$(PY) bench/fanout.py
+	$(PY) bench/reconcile_corpus.py
 
 clean-runs:
 	@echo "runs/ and checkpoints/ are results: move them aside by hand if you mean it"

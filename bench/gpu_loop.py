@@ -35,7 +35,7 @@ import torch.nn.functional as F
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from rgt.config import load_config  # noqa: E402
+from rgt.config import Settings, load_config  # noqa: E402
 from rgt.data import Dataset, make_split  # noqa: E402
 from rgt.models import build_model  # noqa: E402
 from rgt.plan.runplan import plan_runs  # noqa: E402
@@ -58,19 +58,20 @@ def synthetic(samples: int, classes: int = 10, seed: int = 0) -> Dataset:
                    np.arange(samples, dtype=np.int64), classes)
 
 
-def bench_config(channels: int, batch_size: int, device: str, epochs: int) -> dict:
-    """The bundled example's first run config, with this width, batch, device and length."""
-    config = plan_runs(load_config(ROOT / "config" / "config.yaml"))[0].config
-    return {**config, "model": {**config["model"], "channels": channels, "dropout": 0.0},
-            "train": {**config["train"], "batch_size": batch_size, "device": device,
-                      "epochs": epochs}}
+def bench_settings(channels: int, batch_size: int, device: str, epochs: int) -> Settings:
+    """The bundled example's first run, with this width, batch, device and length."""
+    settings = plan_runs(load_config(ROOT / "config" / "config.yaml"))[0].settings
+    return settings.model_copy(update={
+        "model": settings.model.model_copy(update={"channels": channels, "dropout": 0.0}),
+        "train": settings.train.model_copy(update={"batch_size": batch_size, "device": device,
+                                                   "epochs": epochs})})
 
 
 class RgtLoop:
     """``Trainer.run`` with ``rgt train``'s step hooks; no checkpoint falls due."""
 
-    def __init__(self, config: dict, dataset: Dataset, split: dict, directory: Path):
-        self.trainer = Trainer(config, dataset, split, seed=0)
+    def __init__(self, settings: Settings, dataset: Dataset, split: dict, directory: Path):
+        self.trainer = Trainer(settings, dataset, split, seed=0)
         status = RunStatus(directory, self.trainer.total_steps, 5.0)
         self.hooks = LoopHooks(self.trainer, CheckpointStore(directory), Cadence(6.0), status,
                                None, logging.getLogger("bench.gpu_loop"))
@@ -83,20 +84,20 @@ class RgtLoop:
 class PlainLoop:
     """The same model, data, optimiser and schedule in a loop written the plain way."""
 
-    def __init__(self, config: dict, dataset: Dataset, split: dict, device: torch.device):
+    def __init__(self, settings: Settings, dataset: Dataset, split: dict, device: torch.device):
         train_x, train_y = split_tensors(dataset, split["train"])
         self.val = split_tensors(dataset, split["val"])
         self.x, self.y, self.device = train_x.to(device), train_y.to(device), device
         torch.manual_seed(0)
-        self.model = build_model(config["model"], dataset.inputs.shape[1:],
+        self.model = build_model(settings.model, dataset.inputs.shape[1:],
                                  dataset.num_classes).to(device)
-        cfg = config["train"]
-        self.batch = cfg["batch_size"]
+        train = settings.train
+        self.batch = train.batch_size
         self.per_epoch = math.ceil(len(self.y) / self.batch)
-        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=cfg["lr"],
-                                          weight_decay=cfg["weight_decay"])
+        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=train.lr,
+                                          weight_decay=train.weight_decay)
         self.scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(
-            self.optimizer, cfg["epochs"] * self.per_epoch)
+            self.optimizer, train.epochs * self.per_epoch)
         self.index, self.order = 0, torch.randperm(len(self.y), device=device)
 
     def advance(self, steps: int) -> None:
@@ -140,12 +141,12 @@ def measure(channels: int, args: argparse.Namespace, directory: Path) -> dict:
     """Alternate the two loops at one width; paired throughput ratios rgt / plain."""
     device = resolve_device(args.device)
     dataset = synthetic(args.samples)
-    split = make_split(dataset, {"val": 0.15, "test": 0.15, "seed": 0})
+    split = make_split(dataset, bench_settings(channels, args.batch_size, "cpu", 1).data.split)
     per_epoch = math.ceil(len(split["train"]) / args.batch_size)
     epochs = 2 + (args.blocks + 1) * args.steps // per_epoch
-    config = bench_config(channels, args.batch_size, device.type, epochs)
-    loops = {"rgt": RgtLoop(config, dataset, split, directory),
-             "plain": PlainLoop(config, dataset, split, device)}
+    settings = bench_settings(channels, args.batch_size, device.type, epochs)
+    loops = {"rgt": RgtLoop(settings, dataset, split, directory),
+             "plain": PlainLoop(settings, dataset, split, device)}
     ratios, seconds = [], {"rgt": [], "plain": []}
     for round_ in range(args.blocks + 1):
         order = ["rgt", "plain"] if round_ % 2 == 0 else ["plain", "rgt"]
@@ -190,7 +191,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> dict:
     args = parse_args(argv)
-    configure(bench_config(16, args.batch_size, args.device, 1)["train"]["threads"])
+    configure(bench_settings(16, args.batch_size, args.device, 1).train.threads)
     with tempfile.TemporaryDirectory(prefix="rgt-bench-gpu-loop-") as scratch:
         results = [measure(c, args, Path(scratch) / str(c)) for c in args.channels]
     worst = report(results, args)

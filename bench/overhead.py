@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from rgt.config import load_config  # noqa: E402
+from rgt.config import Settings, load_config  # noqa: E402
 from rgt.data import load_dataset, make_split  # noqa: E402
 from rgt.plan.runplan import plan_runs  # noqa: E402
 from rgt.train.cadence import Cadence  # noqa: E402
@@ -39,14 +39,15 @@ from rgt.train.run_status import RunStatus  # noqa: E402
 from rgt.train.trainer import Trainer  # noqa: E402
 
 
-def example_trainer(epochs: int) -> tuple[Trainer, dict]:
+def example_trainer(epochs: int) -> tuple[Trainer, Settings]:
     """A trainer of the bundled example's first run, with enough epochs for the benchmark."""
     spec = plan_runs(load_config(ROOT / "config" / "config.yaml"))[0]
-    config = {**spec.config, "train": {**spec.config["train"], "epochs": epochs}}
-    configure(config["train"]["threads"])
-    dataset = load_dataset(config["data"])
-    return Trainer(config, dataset, make_split(dataset, config["data"]["split"]),
-                   spec.seed), config
+    settings = spec.settings.model_copy(
+        update={"train": spec.settings.train.model_copy(update={"epochs": epochs})})
+    configure(settings.train.threads)
+    dataset = load_dataset(settings.data)
+    return Trainer(settings, dataset, make_split(dataset, settings.data.split),
+                   spec.seed), settings
 
 
 def bare_block(trainer: Trainer, steps: int) -> float:
@@ -60,13 +61,13 @@ def bare_block(trainer: Trainer, steps: int) -> float:
 class InstrumentedLoop:
     """The loop of ``rgt train``: hooks, cadence, real checkpoints, heartbeat, signals."""
 
-    def __init__(self, trainer: Trainer, config: dict, directory: Path, mtbf_hours: float,
+    def __init__(self, trainer: Trainer, settings: Settings, directory: Path, mtbf_hours: float,
                  every_steps: int | None, background: bool):
         self.trainer = trainer
         self.store = CheckpointStore(directory, keep=2)
         self.cadence = Cadence(mtbf_hours, every_steps)
         status = RunStatus(directory, trainer.total_steps,
-                           config["checkpoint"]["heartbeat_seconds"])
+                           settings.checkpoint.heartbeat_seconds)
         logger = logging.getLogger("bench.overhead")
         self.hooks = LoopHooks(trainer, self.store, self.cadence, status, None, logger,
                                background)

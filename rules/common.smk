@@ -2,13 +2,13 @@
 import sys
 
 from rgt.deliver.registry import figure_files
-from rgt.plan import paths, runplan
+from rgt.plan import paths, runplan, snakefile
 
 CONFIG_FILE = config.get("config_file", "config/config.yaml")
-CFG = runplan.load_or_exit(CONFIG_FILE, extra_keys=set(config) - {"config_file"})
+CFG = snakefile.load_or_exit(CONFIG_FILE, extra_keys=set(config) - {"config_file"})
 PLAN = runplan.plan_runs(CFG)
 PLANNED_IDS = " ".join(run.run_id for run in PLAN)
-RUNS, CHECKPOINTS = CFG["paths"]["runs"], CFG["paths"]["checkpoints"]
+RUNS, CHECKPOINTS = CFG.paths.runs, CFG.paths.checkpoints
 RGT = f"{sys.executable} -m rgt"
 VERIFY_REPORT = paths.VERIFY_JSON
 FIGURE_FILES = figure_files()

@@ -1,4 +1,4 @@
-from rgt.cluster.resources import train_resources_or_exit
+from rgt.cluster.resources import train_resources
 
 
 # Train (or resume) one run. Checkpoints live in CHECKPOINTS/<run-id>/, a params path:
@@ -18,6 +18,6 @@ rule train:
     # config's `cluster:` block (used by --profile slurm / kubernetes, ignored locally).
     resources:
         train_slots=1,
-        **train_resources_or_exit(CFG),
+        **train_resources(CFG),
     shell:
         "{RGT} train --config {CONFIG_FILE} --run-id {wildcards.run_id}"

@@ -18,7 +18,7 @@ rule verify:
         smoke_dir=lambda wildcards, input: (
             os.path.dirname(input.smoke[0]) if input.smoke else "smoke"
         ),
-        settings=CFG["verify"],  # a changed verify section re-runs the audit
+        settings=CFG.verify.to_dict(),  # a changed verify section re-runs the audit
     log:
         "logs/verify.log",
     shell:

@@ -7,6 +7,7 @@ import os
 import threading
 from collections.abc import AsyncGenerator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from snakemake_interface_common.exceptions import WorkflowError
 from snakemake_interface_executor_plugins.executors.base import SubmittedJobInfo
@@ -15,8 +16,9 @@ from snakemake_interface_executor_plugins.jobs import JobExecutorInterface
 
 from rgt.base.errors import RgtError
 
-# rgt.remote (paramiko, torch-free but not tiny) is imported when the executor is used, not when
-# Snakemake collects plugins at every start: a problem there must never break `--profile local`.
+if TYPE_CHECKING:
+    from rgt.config import Config
+
 DETACH_PRIMITIVES = ("setsid", "tmux")
 REMOTE_RULES = ("train",)
 
@@ -25,65 +27,31 @@ class Executor(RemoteExecutor):
     """Runs ``rgt train`` jobs (and any other job sent to it) on the hosts of ``--rgt-host``."""
 
     def __post_init__(self) -> None:
-        from rgt.pool.dispatch import lease_policy
-        from rgt.pool.leases import LeaseBook
+        # Here, not at the top: Snakemake imports every installed plugin at each start, and the
+        # host code (paramiko, rgt.remote, rgt.pool) costs 0.7 s there (measured) and must never
+        # break `--profile local`.
+        from snakemake_executor_plugin_rgt.pool import Pool
 
         settings = self.workflow.executor_settings
         if settings.detach not in DETACH_PRIMITIVES:
             raise WorkflowError(f"--rgt-detach {settings.detach!r}: use setsid or tmux")
         self.project = Path(self.workflow.workdir_init)
         try:
-            members = self._pool_members(settings)
-            self.policy = lease_policy(len(members), settings.lease_seconds,
-                                       settings.unknown_grace)
-            self.stations = {member.alias: self._station(member, settings)
-                             for member in members}
+            self.pool = Pool.open(settings, self.project, _secret_values(settings),
+                                  self.logger.warning, self.logger.info)
         except RgtError as error:
             raise WorkflowError(f"rgt: {error}") from None
-        self.leases = LeaseBook(self.project)
         # run_job (Snakemake's scheduler thread) and the polls (its wait thread) both place
         # jobs: one at a time, so a slot is never given twice.
         self._placing = threading.Lock()
         self._warn_small_jobs_setting()
 
-    def _pool_members(self, settings):
-        from rgt.pool.spec import pool_hosts
-
-        members = pool_hosts(settings.host, settings.pool, self.project / "config" /
-                             "hosts.yaml", settings.platform)
-        for member in members:
-            self._warn_first_use(member.entry.platform, member.alias)
-        return members
-
-    def _station(self, member, settings):
-        """A runner for one host: the same root `rgt watch`, `rgt pull` and `rgt down` read
-        (config/hosts.yaml's, or rgt/<project>), unless the profile names one."""
-        from rgt.platforms.facts import load_platform, project_platforms
-        from rgt.pool.station import MirrorOptions, Station
-        from rgt.remote.jobs import RemoteLayout
-        from rgt.remote.runner import RemoteRunner
-        from rgt.remote.ssh import RemoteHost, resolve_host
-        from rgt.remote.watchdog_start import watchdog_options
-
-        entry = member.entry
-        facts = load_platform(entry.platform, project_platforms(self.project))
-        root = settings.remote_root or entry.root(self.project)
-        runner = RemoteRunner(RemoteHost(resolve_host(member.alias, settings.ssh_config)),
-                              RemoteLayout(root), settings.python, settings.detach,
-                              settings.gpu, _secret_values(settings))
-        runner.watchdog_options = watchdog_options(entry, facts)
-        return Station(member, runner, self.project,
-                       MirrorOptions(settings.mirror, settings.mirror_every, facts),
-                       self.logger.info)
-
-    def _warn_first_use(self, platform: str, alias: str) -> None:
-        from rgt.remote.warnings_once import first_use_warnings
-
-        for line in first_use_warnings(self.project, platform, alias):
-            self.logger.warning(f"rgt: {line}")
+    @property
+    def stations(self) -> dict:
+        return self.pool.stations
 
     def _warn_small_jobs_setting(self) -> None:
-        slots = sum(station.member.slots or 1 for station in self.stations.values())
+        slots = self.pool.slots()
         jobs = self.workflow.resource_settings.nodes
         if len(self.stations) > 1 and isinstance(jobs, int) and jobs < slots:
             self.logger.warning(f"rgt: the pool has {slots} slots but --jobs is {jobs}: pass "
@@ -106,65 +74,42 @@ class Executor(RemoteExecutor):
 
     def _place_training(self, info: SubmittedJobInfo) -> bool:
         """Start the job on the station that takes it; False when it must wait."""
-        from rgt.pool.dispatch import choose
-
         run_id = info.external_jobid
+        # The config the Snakefile validated in this process: never read again here.
+        config = self.pool.config(info.aux["config"])
         with self._placing:
-            self._prepare_pool(info.aux["config"])
-            station = choose(self.stations, self.leases.get(run_id) if self.policy.enabled
-                             else None, self.policy)
+            self._prepare_pool(config)
+            station = self.pool.choose(run_id)
             if station is None:
                 return False
             try:
-                self._start_training(station, info)
+                info.aux.update(host=station.alias,
+                                tree=self.pool.start_training(station, run_id, config))
                 return True
             except RgtError as error:
                 failure = error
         self._placement_failed(station, run_id, failure)
         return False
 
-    def _prepare_pool(self, config_file: str) -> None:
+    def _prepare_pool(self, config: Config) -> None:
         """Every host audited and deployed at once, before the first placement."""
-        from rgt.pool.station import prepare_all
-
-        if len(self.stations) < 2:
-            return
-        for alias, error in prepare_all(list(self.stations.values()), config_file).items():
-            if not _is_unreachable(error):
+        for alias, error in self.pool.prepare(config).items():
+            if not self.pool.is_unreachable(error):
                 raise WorkflowError(f"rgt: {alias}: {error}") from None
             self.stations[alias].mark_unreachable(error)
 
     def _placement_failed(self, station, run_id: str, error: RgtError) -> None:
         """A silent host: the job waits for another; any other refusal fails the run."""
-        if not _is_unreachable(error):
+        if not self.pool.is_unreachable(error):
             raise WorkflowError(f"rgt: cannot start {run_id} on {station.alias}: "
                                 f"{error}") from None
         station.mark_unreachable(error)
 
-    def _start_training(self, station, info: SubmittedJobInfo) -> None:
-        from rgt.config import load_config
-        from rgt.pool.dispatch import lease_for
-
-        run_id, config_file = info.external_jobid, info.aux["config"]
-        tree = station.tree(config_file)
-        target = station.mirror_target(run_id, load_config(self.project / config_file))
-        lease = lease_for(self.leases, run_id, station, self.policy)
-        station.attach_or_launch(
-            run_id, lambda: station.seed_and_launch(run_id, tree, target, lease))
-        if target is not None:
-            station.mirror.watch(target)
-        if lease is not None:
-            station.keep_leases(lease.seconds)
-        info.aux.update(host=station.alias, tree=tree)
-
     def _run_snakejob(self, job: JobExecutorInterface) -> SubmittedJobInfo:
-        from rgt.remote.snakejobs import snake_job
-
-        station = max(self.stations.values(), key=lambda each: each.free)
+        station = self.pool.freest()
         try:
-            spec = snake_job(self.project, job.rules, self._sources(), job.input,
-                             _products(job), self.format_job_exec(job))
-            station.attach_or_launch(spec.key, lambda: station.runner.launch_snakejob(spec))
+            spec = self.pool.start_snakejob(station, job.rules, self._sources(), job.input,
+                                            _products(job), self.format_job_exec(job))
         except RgtError as error:
             raise WorkflowError(f"rgt: cannot start {job} on {station.alias}: "
                                 f"{error}") from None
@@ -208,11 +153,9 @@ class Executor(RemoteExecutor):
     def _check_station(self, station, jobs: list[SubmittedJobInfo],
                        waiting: list[SubmittedJobInfo]):
         """The jobs of one host that stay active; finished and failed ones are reported."""
-        from rgt.pool.dispatch import overdue
-
         statuses = station.probe([job.external_jobid for job in jobs])
         if statuses is None:
-            if overdue(station, self.policy):
+            if self.pool.overdue(station):
                 self._move_away(station, jobs, waiting)
                 return []
             return jobs
@@ -237,10 +180,11 @@ class Executor(RemoteExecutor):
                 self.report_job_error(job, msg=f"rgt: {station.alias} silent for "
                                                f"{station.unreachable_for():.0f} s")
                 continue
+            grace = self.pool.policy.grace_seconds
             self.logger.warning(f"rgt: {station.alias} silent for "
-                                f"{station.unreachable_for():.0f} s (past the "
-                                f"{self.policy.grace_seconds:g} s grace): {job.external_jobid} "
-                                "moves to another host and resumes from its mirror")
+                                f"{station.unreachable_for():.0f} s (past the {grace:g} s "
+                                f"grace): {job.external_jobid} moves to another host and "
+                                "resumes from its mirror")
             job.aux["host"] = None
             waiting.append(job)
 
@@ -303,10 +247,3 @@ def _products(job: JobExecutorInterface) -> list[str]:
 def _secret_values(settings) -> dict[str, str]:
     """The values of the named secrets that are set here (unset ones are simply not sent)."""
     return {name: os.environ[name] for name in settings.secrets if name in os.environ}
-
-
-def _is_unreachable(error: RgtError) -> bool:
-    """A host that does not answer (its jobs wait), as opposed to one that refuses."""
-    from rgt.remote.ssh import ConnectionLost, RemoteTimeout
-
-    return isinstance(error, ConnectionLost | RemoteTimeout)

@@ -9,6 +9,7 @@ import time
 import pytest
 
 from conftest import rgt, write_config
+from rgt.config import load_config
 from rgt.remote.jobs import RemoteLayout
 from rgt.remote.runner import RemoteRunner
 
@@ -48,7 +49,7 @@ def test_a_run_with_a_user_model_trains_on_the_host(project, tiny_config, remote
     [run_id] = [row["run_id"] for row in json.loads(rgt(["plan", "--json"], project).stdout)]
 
     runner = RemoteRunner(remote_host, RemoteLayout(str(remote_dir / "root")), sys.executable)
-    tree = runner.deploy(config_file, project)
+    tree = runner.deploy(load_config(config_file), project)
     assert (remote_dir / "root" / "code" / tree / "src" / "mymodels" / "layers.py").is_file()
     runner.launch(run_id, tree)
     deadline = time.monotonic() + 240

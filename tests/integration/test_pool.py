@@ -148,7 +148,8 @@ def test_a_silent_host_loses_its_job_to_another_which_resumes_it_from_the_mirror
         output, _ = process.communicate(timeout=rx.TIMEOUT)
     assert process.returncode == 0, output[-4000:]
     assert f"{moved} moves to another host" in output
-    assert (leases / moved / "fenced").is_file()  # box-0's copy stopped itself...
+    # box-0's copy stopped itself (the message shows what it did instead, should it not)...
+    assert (leases / moved / "fenced").is_file(), _job_files(leases / moved)
     assert (leases / moved / "exit_code").read_text().strip() == "75"  # ...checkpointed
     assert max(census.most.values()) == 1, census.most
     log = (remote_root(hosts[1]) / "checkpoints" / moved / "train.log").read_text()
@@ -156,6 +157,15 @@ def test_a_silent_host_loses_its_job_to_another_which_resumes_it_from_the_mirror
     record = json.loads((project / ".rgt" / "pool" / f"{moved}.json").read_text())
     assert record["host"] == "box-1" and record["epoch"] == 2
     assert weights(project, moved) == reference_weights(tmp_path, slow, [moved])[moved]
+
+
+def _job_files(job: Path) -> dict[str, str]:
+    """The small files of a remote job directory, and its log's tail (failure diagnostics)."""
+    found = {path.name: path.read_text(errors="replace")[-2000:] for path in job.iterdir()
+             if path.is_file()} if job.is_dir() else {}
+    log = job.parent.parent / "checkpoints" / job.name / "train.log"
+    found["train.log"] = log.read_text(errors="replace")[-2000:] if log.is_file() else "absent"
+    return found
 
 
 def _mirrored(project: Path, run_id: str) -> int:

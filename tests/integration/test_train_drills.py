@@ -53,7 +53,7 @@ def reference(tmp_path_factory, drill):
     """The uninterrupted run of the same run id, in its own directory."""
     _, config, run_id = drill
     other = tmp_path_factory.mktemp("reference")
-    write_config(other, load_config(config))
+    write_config(other, load_config(config).to_dict())
     assert _train(other, other / "config" / "config.yaml", run_id) == 0
     return _outcome(other, run_id)
 

@@ -16,8 +16,9 @@ from snakemake_executor_plugin_kubernetes import Executor
 from conftest import ROOT
 from rgt.base.errors import ConfigError
 from rgt.cluster import kubernetes as k8s
+from rgt.cluster.kubernetes_command import main as policy_command
 from rgt.cluster.resources import train_resources
-from rgt.config import load_config
+from rgt.config import Config, load_config
 
 PROFILES = ROOT / "profiles" / "kubernetes"
 MOUNT = "/mnt/rgt"
@@ -42,7 +43,7 @@ def k8s_config(tiny_config) -> dict:
     return load_config(tiny_config)
 
 
-def plugin_job(config: dict) -> dict:
+def plugin_job(config: Config) -> dict:
     """The Job the official plugin creates for a training job (its API call captured)."""
     executor = Executor.__new__(Executor)
     created = []
@@ -133,11 +134,11 @@ def test_checkpoints_off_the_volume_are_refused_with_the_fix(tiny_config, checkp
 def test_the_policy_command_prints_the_error_for_a_pod_local_path(tmp_path, tiny_config, capsys):
     path = tmp_path / "config.yaml"
     path.write_text(yaml.safe_dump(tiny_config))  # paths.checkpoints defaults to "checkpoints"
-    assert k8s.main(["--config", str(path)]) == 2
+    assert policy_command(["--config", str(path)]) == 2
     assert "error: paths.checkpoints = 'checkpoints'" in capsys.readouterr().err
     tiny_config["paths"] = {"checkpoints": f"{MOUNT}/ckpt"}
     path.write_text(yaml.safe_dump(tiny_config))
-    assert k8s.main(["--config", str(path)]) == 0
+    assert policy_command(["--config", str(path)]) == 0
     printed = yaml.safe_load(capsys.readouterr().out)
     assert f"{MOUNT}/ckpt" in printed["spec"]["rules"][0]["mutate"]["patchStrategicMerge"][
         "spec"]["template"]["spec"]["containers"][0]["lifecycle"]["preStop"]["exec"]["command"]

@@ -17,8 +17,8 @@ from snakemake_executor_plugin_slurm.validation import validate_slurm_extra
 
 from conftest import ROOT, write_config
 from rgt.base.errors import ConfigError
-from rgt.cluster.resources import DEFAULTS, cluster_settings, slurm_signal, train_resources
-from rgt.config import load_config
+from rgt.cluster.resources import slurm_signal, train_resources
+from rgt.config import ClusterSection, load_config
 
 PROFILE = ROOT / "profiles" / "slurm" / "config.yaml"
 
@@ -41,7 +41,7 @@ def sbatch(resources: dict, **settings) -> str:
 
 def test_the_shipped_config_gives_cpu_jobs_with_a_walltime_and_a_warning_signal():
     config = load_config(ROOT / "config" / "config.yaml")
-    assert cluster_settings(config) == DEFAULTS
+    assert config.cluster == ClusterSection()
     assert train_resources(config) == {"runtime": 60, "cpus_per_task": 1, "mem_mb": 4000,
                                        "slurm_extra": "--signal=B:USR1@120"}
 
@@ -67,7 +67,7 @@ def test_the_plugin_submits_walltime_signal_requeue_partition_account_and_gpus(t
 def test_a_warning_longer_than_the_walltime_is_refused_with_the_fix(tiny_config):
     tiny_config["cluster"] = {"grace_seconds": 600, "train": {"runtime_minutes": 5}}
     with pytest.raises(ConfigError) as caught:
-        train_resources(load_config(tiny_config))
+        load_config(tiny_config)
     assert "cluster.grace_seconds = 600" in caught.value.message
     assert "runtime_minutes = 5" in caught.value.message
     assert "lower cluster.grace_seconds" in caught.value.fix
@@ -110,6 +110,6 @@ def test_the_workflow_stops_on_a_bad_cluster_block_with_the_message(project, tin
     done = subprocess.run(["timeout", "-k", "10", "120", snakemake, "-n", "--cores", "1"],
                           cwd=project, capture_output=True, text=True, timeout=150)
     assert done.returncode != 0
-    assert "error: cluster.grace_seconds = 900" in done.stderr
+    assert "error: config/config.yaml: cluster.grace_seconds = 900" in done.stderr
     assert "fix: lower cluster.grace_seconds" in done.stderr
     assert "Traceback" not in done.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
 from conftest import ROOT, TINY, rgt, write_config
 from rgt.base.errors import ConfigError
@@ -56,8 +57,8 @@ def test_load_config_rejects_bad_value_naming_key_value_and_fix(
 
 
 def test_load_config_accepts_the_shipped_configs():
-    assert load_config(ROOT / "config" / "config.yaml")["experiments"]
-    assert load_config(TINY)["defaults"]["train"]["device"] == "auto"
+    assert load_config(ROOT / "config" / "config.yaml").experiments
+    assert load_config(TINY).defaults.train.device == "auto"
 
 
 def test_load_config_reports_yaml_syntax_error_with_line(tmp_path):
@@ -114,4 +115,33 @@ def test_bad_verify_settings_are_rejected_naming_key_value_and_fix(
 def test_verify_settings_per_metric_are_accepted(tiny_config):
     tiny_config["verify"] = {"min_effect": {"accuracy": 0.01, "perplexity": "2%",
                                             "loss": "0.5sd"}, "pairing": "paired"}
-    assert load_config(tiny_config)["verify"]["multiplicity"] == "holm"
+    assert load_config(tiny_config).verify.multiplicity == "holm"
+
+
+def test_the_loaded_config_is_typed_and_frozen(tiny_config):
+    config = load_config(tiny_config)
+    assert config.defaults.train.epochs == 2 and config.experiments["tiny"].seeds == (0, 1)
+    with pytest.raises(ValidationError):
+        config.defaults.train.epochs = 3
+    with pytest.raises(TypeError):
+        config.experiments["other"] = config.experiments["tiny"]
+    with pytest.raises(TypeError):
+        config.experiments["tiny"].variants["dropout"]["model"]["dropout"] = 0.1
+    tiny_config["defaults"]["train"]["epochs"] = 5  # the caller's mapping is not shared
+    assert config.defaults.train.epochs == 2
+
+
+def test_a_variant_gets_the_defaults_with_its_overrides(tiny_config):
+    config = load_config(tiny_config)
+    dropout = config.run_settings("tiny", "dropout", 1)
+    assert (dropout.model.dropout, dropout.model.channels) == (0.5, 4)
+    assert dropout.run.seed == 1 and config.variant_settings("tiny", "plain").model.dropout == 0.0
+
+
+def test_the_executor_takes_the_config_the_snakefile_validated(tmp_path, tiny_config):
+    from rgt.plan.snakefile import load_or_exit, workflow_config
+
+    path = write_config(tmp_path, tiny_config)
+    validated = load_or_exit(str(path), extra_keys=set())
+    path.write_text("not: [valid")  # a file read again would now fail
+    assert workflow_config(path) is validated

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from rgt.config import Split
 from rgt.data import digits, make_split, split_sha256
 
-SPLIT = {"val": 0.15, "test": 0.15, "seed": 0}
+SPLIT = Split(val=0.15, test=0.15, seed=0)
 
 
 def test_digits_matches_scikit_learn():
@@ -30,7 +31,7 @@ def test_split_is_disjoint_complete_and_stratified():
 def test_split_hash_is_a_pure_function_of_seed():
     dataset = digits()
     assert split_sha256(make_split(dataset, SPLIT)) == split_sha256(make_split(dataset, SPLIT))
-    assert split_sha256(make_split(dataset, {**SPLIT, "seed": 1})) != split_sha256(
+    assert split_sha256(make_split(dataset, SPLIT.model_copy(update={"seed": 1}))) != split_sha256(
         make_split(dataset, SPLIT))
 
 

@@ -66,8 +66,8 @@ def test_a_single_process_world_needs_no_collectives():
 
 
 def test_processes_default_to_one_and_are_validated(tiny_config):
-    train = load_config(tiny_config)["defaults"]["train"]
-    assert (train["processes"], train["process_group_timeout_s"]) == (1, 300)
+    train = load_config(tiny_config).defaults.train
+    assert (train.processes, train.process_group_timeout_s) == (1, 300)
     tiny_config["defaults"]["train"]["processes"] = 0
     with pytest.raises(ConfigError, match="processes"):
         load_config(tiny_config)

@@ -17,11 +17,14 @@ import yaml
 from test_pull_verify import make_bundle, seal
 
 from rgt.cli import main
-from rgt.grid.cells import Relaunch, age_text, checkpoint_text, classify, only_on, reconcile
+from rgt.config import load_config
+from rgt.grid.cells import Relaunch, classify, only_on, reconcile
 from rgt.grid.expected import (
     Cell,
     LocalCheckpoint,
     LocalFacts,
+    age_text,
+    checkpoint_text,
     expected_cells,
     local_facts,
     newest_checkpoint,
@@ -71,7 +74,7 @@ def pulled(export: Path, run_id: str) -> Path:
 
 
 def test_the_expected_grid_is_one_cell_per_experiment_variant_and_seed(tiny_config):
-    cells = expected_cells(tiny_config)
+    cells = expected_cells(load_config(tiny_config))
     assert [(c.exp_id, c.variant, c.seed) for c in cells] == [
         ("tiny", "plain", 0), ("tiny", "plain", 1), ("tiny", "dropout", 0), ("tiny", "dropout", 1)]
     assert len({c.run_id for c in cells}) == 4 and cells[2].label == "tiny/dropout/seed 0"

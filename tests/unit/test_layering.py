@@ -20,8 +20,8 @@ EXECUTOR = "snakemake_executor_plugin_rgt"
 
 LAYERS = {
     "base": ("base",),
-    "domain": ("config", "data", "models", "plan", "train", "evaluate", "verify", "deliver",
-               "evidence", "report"),
+    "domain": ("config", "data", "models", "plan", "train", "adapters", "evaluate", "verify",
+               "deliver", "evidence", "report"),
     "operations": ("hosts", "platforms", "cluster", "remote", "mirror", "pull", "pool",
                    "controller", "watch", "grid", "down", "doctor"),
     "entry points": ("cli", "__main__", EXECUTOR),

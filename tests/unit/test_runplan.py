@@ -61,3 +61,32 @@ def test_find_run_explains_an_unknown_id(tiny_config):
 
     with pytest.raises(ConfigError, match="not in the plan"):
         find_run(load_config(tiny_config), "0" * 16)
+
+
+# The resolved config of tiny.yaml's first run as every version of rgt has hashed it. A change
+# here changes every run id (all results retrain): make it only on purpose.
+TINY_FIRST_CONFIG_DIGEST = "395d251dc9187bb80c7a38279bf4643f4db7bf3b64e8395a956ef81ab7c06cb5"
+
+
+def test_the_resolved_config_keeps_its_identity(tiny_config):
+    spec = plan_runs(load_config(tiny_config))[0]
+    assert spec.config_digest == TINY_FIRST_CONFIG_DIGEST
+    assert spec.config["checkpoint"]["heartbeat_seconds"] == 5  # YAML's int stays an int
+    assert "channels" in spec.config["model"]
+
+
+def test_an_optional_key_the_file_leaves_out_stays_out_of_the_identity(tiny_config):
+    del tiny_config["defaults"]["model"]["channels"]
+    spec = plan_runs(load_config(tiny_config))[0]
+    assert "channels" not in spec.config["model"] and spec.settings.model.channels is None
+
+
+def test_the_host_plans_the_same_runs_from_the_config_it_is_sent(tiny_config):
+    import yaml
+
+    from rgt.remote.deploy import remote_config_text
+
+    config = load_config(tiny_config)
+    sent = load_config(yaml.safe_load(remote_config_text(config, "/r/runs", "/r/ckpt")))
+    assert {s.run_id for s in plan_runs(sent)} == {s.run_id for s in plan_runs(config)}
+    assert (sent.paths.runs, sent.paths.checkpoints) == ("/r/runs", "/r/ckpt")

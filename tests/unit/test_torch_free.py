@@ -7,7 +7,8 @@ import sys
 
 
 def test_importing_the_executor_does_not_import_torch():
-    code = ("import sys, snakemake_executor_plugin_rgt.executor, rgt.pool.station, "
+    code = ("import sys, snakemake_executor_plugin_rgt.executor, "
+            "snakemake_executor_plugin_rgt.pool, rgt.pool.station, "
             "rgt.remote.up, rgt.remote.runner\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] == 'torch'))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -24,8 +24,8 @@ def spec(tiny_config):
 
 
 def _trainer(spec) -> Trainer:
-    dataset = load_dataset(spec.config["data"])
-    return Trainer(spec.config, dataset, make_split(dataset, spec.config["data"]["split"]),
+    dataset = load_dataset(spec.settings.data)
+    return Trainer(spec.settings, dataset, make_split(dataset, spec.settings.data.split),
                    spec.seed)
 
 
@@ -79,8 +79,8 @@ def _diverging(tiny_config, loss_read_steps: int) -> Trainer:
     tiny_config["defaults"]["train"].update(lr=1e12, optimizer="sgd")
     configure(1)
     spec = plan_runs(load_config(tiny_config))[0]
-    dataset = load_dataset(spec.config["data"])
-    return Trainer(spec.config, dataset, make_split(dataset, spec.config["data"]["split"]),
+    dataset = load_dataset(spec.settings.data)
+    return Trainer(spec.settings, dataset, make_split(dataset, spec.settings.data.split),
                    spec.seed, loss_read_steps=loss_read_steps)
 
 

@@ -141,3 +141,12 @@ def test_predictions_missing_a_column_is_unusable(tmp_path):
     pq.write_table(pa.table({"split": ["test"], "label": [1]}), path)
     with pytest.raises(RunStateError, match="lacks columns"):
         load_predictions(path)
+
+
+def test_per_sequence_records_weigh_the_nll_by_their_tokens():
+    from rgt.verify.checks import recompute_perplexity
+
+    rows = Predictions(np.array(["test", "test"], dtype=object), nll=np.array([6.0, 2.0]),
+                       tokens=np.array([3, 1]))
+    assert recompute_perplexity(rows) == pytest.approx(np.exp(8.0 / 4))
+    assert recompute_loss(Predictions(np.array(["test"], dtype=object))) is None

@@ -43,3 +43,39 @@ def test_an_lm_whose_probabilities_ignore_the_input_is_collapse(tmp_path):
     collapsed = {f.subject for f in audit.findings if f.check == "collapse"}
     assert collapsed == {"lm-dropout-0", "lm-dropout-1"}
     assert {c.verdict for c in audit.comparisons} == {"suspect-bug"}
+
+
+def test_compact_records_rederive_loss_and_perplexity_and_say_what_was_not_run(tmp_path):
+    for seed in range(2):
+        write_lm_run(tmp_path, "baseline", seed, informative=0.20, records="compact")
+        write_lm_run(tmp_path, "dropout", seed, informative=0.25, records="compact")
+    audit = audit_runs(tmp_path)
+    assert bug_findings(audit) == []
+    assert not [f for f in audit.findings if f.check == "not-rederivable"]
+    [note] = {f.detail.split(": ", 1)[1] for f in audit.findings
+              if f.check == "checks-unavailable"}
+    assert note == "not run: the label-shuffled control of loss, perplexity (no `label` + " \
+                   "`scores` columns)"
+
+
+def test_a_tampered_perplexity_is_caught_from_compact_records(tmp_path):
+    import json
+
+    run_dir = write_lm_run(tmp_path, "baseline", 0, informative=0.2, records="compact")
+    results = json.loads((run_dir / "results.json").read_text())
+    for entry in results["metrics"]:
+        if entry["name"] == "perplexity" and entry["split"] == "test":
+            entry["value"] *= 0.9
+    (run_dir / "results.json").write_text(json.dumps(results))
+    [mismatch] = [f for f in audit_runs(tmp_path).findings if f.check == "rederive-mismatch"]
+    assert "perplexity/test" in mismatch.detail
+
+
+def test_runs_without_per_sample_records_are_audited_and_say_so(tmp_path):
+    for seed in range(2):
+        write_lm_run(tmp_path, "baseline", seed, informative=0.20, records="none")
+        write_lm_run(tmp_path, "dropout", seed, informative=0.25, records="none")
+    audit = audit_runs(tmp_path)
+    assert len(audit.runset.runs) == 4 and len(audit.comparisons) == 2
+    notes = [f for f in audit.findings if f.check == "checks-unavailable"]
+    assert len(notes) == 4 and all("wrote no predictions.parquet" in f.detail for f in notes)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from test_verify_support import write_run
 
+from rgt.config import DataSettings
 from rgt.data import digits, load_dataset, make_split, split_sha256
 from rgt.verify.audit import audit_runs
 from rgt.verify.leakage import NEAR_CORRELATION, near_duplicates
@@ -29,9 +30,10 @@ def make(mode="exact", copies=40):
 
 def data_runs(runs_dir, data: dict, meta: dict | None = None) -> None:
     """Two variants x two seeds sharing one data block, pinned to its real hashes."""
-    dataset = load_dataset(data)
+    settings = DataSettings.model_validate(data)
+    dataset = load_dataset(settings)
     pins = {"data_sha256": dataset.sha256(),
-            "split_sha256": split_sha256(make_split(dataset, data["split"]))} | (meta or {})
+            "split_sha256": split_sha256(make_split(dataset, settings.split))} | (meta or {})
     for variant, accuracy in (("baseline", 0.8), ("dropout", 0.85)):
         for seed in (0, 1):
             write_run(runs_dir, f"{variant}-{seed}", test_accuracy=accuracy + seed / 100,

@@ -8,6 +8,7 @@ import pytest
 from scipy import stats as scipy_stats
 
 from rgt.base.errors import ConfigError
+from rgt.config import VerifySection
 from rgt.verify.settings import MinEffect, Settings, parse_min_effect, settings_from_config
 from rgt.verify.stats import (
     PAIRED,
@@ -128,8 +129,8 @@ def test_min_effect_resolves_against_the_baseline_or_the_seed_sd():
 
 
 def test_settings_default_and_overrides():
-    settings = settings_from_config({"min_effect": {"accuracy": 0.01}, "pairing": "paired",
-                                     "multiplicity": "bh"})
+    settings = settings_from_config(VerifySection(min_effect={"accuracy": 0.01},
+                                                  pairing="paired", multiplicity="bh"))
     assert settings.min_effect_for("accuracy") == MinEffect(0.01)
     assert settings.min_effect_for("perplexity") == MinEffect(1.0, "%")
     assert settings.with_overrides({"loss": MinEffect(0.1)}).min_effect_for("loss").amount == 0.1
@@ -138,4 +139,4 @@ def test_settings_default_and_overrides():
 
 def test_a_bad_min_effect_in_the_config_is_a_config_error():
     with pytest.raises(ConfigError, match="verify.min_effect.loss"):
-        settings_from_config({"min_effect": {"loss": "0%"}})
+        settings_from_config(VerifySection(min_effect={"loss": "0%"}))

@@ -133,8 +133,9 @@ def lm_metrics(split: str, rows: dict) -> list[dict]:
 
 
 def write_lm_run(runs_dir: Path, variant: str, seed: int, informative: float,
-                 with_accuracy: bool = False) -> Path:
-    """A finished language-model run (loss and perplexity; accuracy too when asked)."""
+                 with_accuracy: bool = False, records: str = "full") -> Path:
+    """A finished language-model run (loss and perplexity; accuracy too when asked). Its
+    per-sample records are ``full`` (scores), ``compact`` (label + nll) or ``none``."""
     run_id = f"lm-{variant}-{seed}"
     run_dir = runs_dir / run_id
     run_dir.mkdir(parents=True)
@@ -155,5 +156,21 @@ def write_lm_run(runs_dir: Path, variant: str, seed: int, informative: float,
     (run_dir / "results.json").write_text(json.dumps(results))
     config = merge(BASE_CONFIG, overrides) | {"seed": seed}
     (run_dir / "config.yaml").write_text(yaml.safe_dump(config))
-    write_predictions(run_dir / "predictions.parquet", splits)
+    if records == "full":
+        write_predictions(run_dir / "predictions.parquet", splits)
+    elif records == "compact":
+        write_compact(run_dir / "predictions.parquet", splits)
     return run_dir
+
+
+def write_compact(path: Path, splits: dict) -> None:
+    """``predictions.parquet`` in the compact form: split, sample_id, label, nll."""
+    columns = {"split": [], "sample_id": [], "label": [], "nll": []}
+    for split, rows in splits.items():
+        n = len(rows["label"])
+        columns["split"] += [split] * n
+        columns["sample_id"] += list(range(n))
+        columns["label"] += rows["label"].tolist()
+        columns["nll"] += (-np.log(rows["scores"][np.arange(n), rows["label"]]
+                                   .astype(np.float64))).tolist()
+    pq.write_table(pa.table(columns), path)

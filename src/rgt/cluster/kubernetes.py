@@ -8,20 +8,18 @@ with a cluster-side mutation (a Kyverno policy, :func:`policy`) on the plugin's 
 ``app: snakemake``): a ``terminationGracePeriodSeconds`` of ``cluster.grace_seconds`` and a
 preStop hook (:mod:`rgt.cluster.prestop`) that SIGTERMs the trainings so they checkpoint.
 
-    python -m rgt.cluster.kubernetes --config config/k8s.yaml > rgt-training-policy.yaml
+    python -m rgt.cluster.kubernetes_command --config config/k8s.yaml > rgt-training-policy.yaml
 """
 
 from __future__ import annotations
 
-import argparse
 import copy
-import sys
 from pathlib import PurePosixPath
 
-import yaml
+from snakemake_executor_plugin_kubernetes import parse_persistent_volumes
 
 from rgt.base.errors import ConfigError
-from rgt.cluster.resources import cluster_settings
+from rgt.config import Config
 
 CONTAINER = "snakemake"  # the plugin's container name
 JOB_LABEL = {"app": "snakemake"}  # the plugin's label on every Job it creates
@@ -31,19 +29,17 @@ PRESTOP_MARGIN_SECONDS = 5
 
 def persistent_volumes(values: list[str]) -> dict[str, PurePosixPath]:
     """``{claim name: mount path}`` from ``kubernetes-persistent-volumes`` (``name:path``)."""
-    from snakemake_executor_plugin_kubernetes import parse_persistent_volumes
-
     return {volume.name: PurePosixPath(volume.path) for volume in parse_persistent_volumes(values)}
 
 
-def durable_volume(config: dict, volumes: dict[str, PurePosixPath]) -> str:
+def durable_volume(config: Config, volumes: dict[str, PurePosixPath]) -> str:
     """The claim that holds ``paths.checkpoints``.
 
     Raises:
         ConfigError: when the checkpoints would land on the pod's own filesystem (the
             ``emptyDir`` working directory or the image), which dies with the pod.
     """
-    checkpoints = PurePosixPath(config["paths"]["checkpoints"])
+    checkpoints = PurePosixPath(config.paths.checkpoints)
     mounts = ", ".join(f"{name}:{path}" for name, path in volumes.items()) or "none"
     for name, mount in volumes.items():
         if checkpoints.is_absolute() and checkpoints.is_relative_to(mount) and checkpoints != mount:
@@ -63,16 +59,16 @@ def prestop_command(checkpoints: str, grace_seconds: int) -> list[str]:
             "--grace", str(wait)]
 
 
-def pod_patch(config: dict) -> dict:
+def pod_patch(config: Config) -> dict:
     """The strategic-merge patch of a Job that the project adds to the plugin's Job."""
-    grace = cluster_settings(config)["grace_seconds"]
-    command = prestop_command(config["paths"]["checkpoints"], grace)
+    grace = config.cluster.grace_seconds
+    command = prestop_command(config.paths.checkpoints, grace)
     container = {"name": CONTAINER, "lifecycle": {"preStop": {"exec": {"command": command}}}}
     return {"spec": {"template": {"spec": {"terminationGracePeriodSeconds": grace,
                                            "containers": [container]}}}}
 
 
-def policy(config: dict, name: str = "rgt-training-pods") -> dict:
+def policy(config: Config, name: str = "rgt-training-pods") -> dict:
     """A Kyverno ClusterPolicy that applies :func:`pod_patch` to the plugin's Jobs."""
     return {
         "apiVersion": "kyverno.io/v1", "kind": "ClusterPolicy", "metadata": {"name": name},
@@ -103,26 +99,3 @@ def _merge_named(items: list[dict], patches: list[dict]) -> list[dict]:
     for patch in patches:
         by_name[patch["name"]] = apply_patch(by_name.get(patch["name"], {}), patch)
     return list(by_name.values())
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Print the Kyverno policy for a config (``--config PATH``) as YAML."""
-    from rgt.config import load_config
-
-    parser = argparse.ArgumentParser(prog="python -m rgt.cluster.kubernetes")
-    parser.add_argument("--config", default="config/config.yaml")
-    parser.add_argument("--volume", nargs="+", default=["rgt-checkpoints:/mnt/rgt"],
-                        help="the profile's kubernetes-persistent-volumes (name:path)")
-    args = parser.parse_args(argv)
-    try:
-        config = load_config(args.config)
-        durable_volume(config, persistent_volumes(args.volume))
-    except ConfigError as error:
-        print(f"error: {error.message}\n  fix: {error.fix}", file=sys.stderr)
-        return error.exit_code
-    sys.stdout.write(yaml.safe_dump(policy(config), sort_keys=False))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from rich.text import Text
 
+from rgt.base.clock import duration
 from rgt.base.errors import RgtError
 from rgt.controller.record import ControllerRecord, read_record, state
 
@@ -42,8 +43,6 @@ def controller_line(project: Path) -> Text | None:
 
 
 def _age(started_at: str) -> str:
-    from rgt.base.clock import duration
-
     try:
         started = datetime.fromisoformat(started_at)
     except ValueError:

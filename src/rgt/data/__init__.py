@@ -15,6 +15,7 @@ import numpy as np
 from rgt.base.errors import DataError
 from rgt.base.hashing import digest_json, sha256_bytes
 from rgt.base.plugins import resolve
+from rgt.config import DataSettings, Split, thaw
 
 SPLITS = ("train", "val", "test")
 
@@ -62,24 +63,24 @@ def _sklearn_file(relative: str) -> Path:
 BUILTIN = {"digits": digits}
 
 
-def load_dataset(data_config: dict) -> Dataset:
-    """Build the dataset named by ``data_config['name']``."""
-    factory = resolve(data_config["name"], BUILTIN, "data.name")
-    return factory(**data_config.get("params", {}))
+def load_dataset(data: DataSettings) -> Dataset:
+    """Build the dataset named by ``data.name`` (a user's with ``data.params``)."""
+    factory = resolve(data.name, BUILTIN, "data.name")
+    return factory(**thaw(data.params))
 
 
-def make_split(dataset: Dataset, split_config: dict) -> dict[str, np.ndarray]:
+def make_split(dataset: Dataset, split: Split) -> dict[str, np.ndarray]:
     """Stratified train/val/test sample ids, a pure function of (data, fractions, seed).
 
     Each class is shuffled with the split seed and cut in the configured fractions, so every
     split keeps the class balance of the whole.
     """
-    rng = np.random.default_rng(split_config["seed"])
+    rng = np.random.default_rng(split.seed)
     parts: dict[str, list[np.ndarray]] = {name: [] for name in SPLITS}
     for label in np.unique(dataset.labels):
         members = rng.permutation(dataset.ids[dataset.labels == label])
-        n_test = round(len(members) * split_config["test"])
-        n_val = round(len(members) * split_config["val"])
+        n_test = round(len(members) * split.test)
+        n_val = round(len(members) * split.val)
         parts["test"].append(members[:n_test])
         parts["val"].append(members[n_test:n_test + n_val])
         parts["train"].append(members[n_test + n_val:])

@@ -7,7 +7,6 @@ report compares variants on this metric: each candidate's difference from the ba
 95% interval against a zero line, as verify tested it. Proportions (accuracy) are drawn in
 percent. Rendering also collects the facts the pixel gate checks that cannot be read back from
 pixels: glyph warnings, error bars, bars and their floor, and text drawn outside the canvas.
-matplotlib is imported inside functions only.
 """
 
 from __future__ import annotations
@@ -20,6 +19,11 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+
+import matplotlib
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.container import BarContainer, ErrorbarContainer
+from matplotlib.figure import Figure
 
 from rgt.deliver.registry import FigureSpec
 from rgt.verify.metric_kinds import format_difference, is_proportion
@@ -84,9 +88,6 @@ def bar_name(bar: Bar) -> str:
 
 def new_figure():
     """A pyplot-free figure on an Agg canvas, so no global backend state is touched."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
     figure = Figure(figsize=FIGSIZE_INCHES, dpi=DPI)
     FigureCanvasAgg(figure)
     return figure
@@ -192,14 +193,10 @@ def inspect_chart(figure, axes, bars: list[Bar], spec: FigureSpec) -> dict:
 
 def _bars_drawn(axes) -> bool:
     """Whether the chart draws bars (whose length encodes the value, so the axis needs 0)."""
-    from matplotlib.container import BarContainer
-
     return any(isinstance(container, BarContainer) for container in axes.containers)
 
 
 def _errorbar_labels(axes, bars: list[Bar]) -> list[str]:
-    from matplotlib.container import ErrorbarContainer
-
     drawn_xs = set()
     for container in axes.containers:
         if isinstance(container, ErrorbarContainer):
@@ -267,8 +264,6 @@ def captured_messages() -> Iterator[list[str]]:
 def render_figure(rows: list[dict], spec: FigureSpec, differences: list[dict] = ()) -> Rendered:
     """Draw ``rows`` (and verify's ``differences``) as ``spec``; encode PNG and PDF bytes. The
     same inputs give the same bytes."""
-    import matplotlib
-
     bars = bars_from_rows(rows)
     with matplotlib.rc_context(RC_PARAMS), captured_messages() as messages:
         figure = new_figure()

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+from matplotlib.image import imread
+
 GLYPH_MARKERS = ("Glyph", "missing from")
 
 
@@ -18,8 +21,6 @@ def check(name: str, ok: bool, detail: str) -> dict:
 
 def check_not_blank(pixels) -> dict:
     """The image is not one colour (and so its pixel standard deviation is above zero)."""
-    import numpy as np
-
     pixels = np.asarray(pixels)
     flat = pixels.reshape(-1, pixels.shape[-1]) if pixels.ndim == 3 else pixels.reshape(-1, 1)
     # The first pixel is the background corner: the share unlike it is the drawn content.
@@ -76,8 +77,6 @@ def check_has_data(bars: int) -> dict:
 
 def run_pixel_gate(png_path: str | Path, facts: dict) -> dict:
     """Re-open the PNG at ``png_path`` and run every check; ``{"ok", "checks"}``."""
-    from matplotlib.image import imread
-
     pixels = imread(Path(png_path))
     checks = [
         check_not_blank(pixels),

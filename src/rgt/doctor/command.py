@@ -46,6 +46,7 @@ def run_doctor(args: argparse.Namespace) -> int:
 
 
 def _static(args: argparse.Namespace) -> int:
+    # lazy (--help imports every verb): loads yaml
     from rgt.doctor.static import check_path, has_errors
 
     findings = check_path(Path(args.path))
@@ -59,6 +60,7 @@ def _static(args: argparse.Namespace) -> int:
 
 
 def _log(args: argparse.Namespace) -> int:
+    # lazy (--help imports every verb): loads yaml
     from rgt.doctor.logs import as_json, diagnose
 
     cause, entries, advice = diagnose([Path(p) for p in args.log], args.exit_code,
@@ -73,6 +75,7 @@ def _log(args: argparse.Namespace) -> int:
 
 
 def _host(args: argparse.Namespace) -> int:
+    # lazy (--help imports every verb): loads jsonschema, numpy, paramiko, pydantic, yaml
     from rgt.platforms.facts import load_platform
     from rgt.platforms.gotchas import WARNING, host_gotchas
     from rgt.remote.ssh import RemoteHost, resolve_host
@@ -91,6 +94,7 @@ def _host(args: argparse.Namespace) -> int:
 
 
 def _table(columns: list[str], rows: list[tuple], empty: str) -> None:
+    # lazy (--help imports every verb): loads rich
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text

@@ -14,9 +14,13 @@ import subprocess
 import sys
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rgt.base.errors import RgtError
 from rgt.hosts import add_host_options
+
+if TYPE_CHECKING:  # the config's types; importing pydantic is for handlers, not --help
+    from rgt.config import Config
 
 STOP_TIMEOUT_S = 300
 
@@ -46,11 +50,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run_down)
 
 
+def load_grid_config(path: str) -> Config | None:
+    """The config whose grid ``down`` consults; None when there is no such file."""
+    # lazy (--help imports every verb): loads pydantic, yaml
+    from rgt.config import load_config
+
+    return load_config(path) if Path(path).is_file() else None
+
+
 def run_down(args: argparse.Namespace) -> int:
     """Handler of ``rgt down``."""
-    from rgt.down.evidence import gather, grid_reasons, load_grid_config
+    # lazy (--help imports every verb): loads jsonschema, numpy, paramiko, pydantic, rich, yaml
+    from rgt.down.evidence import gather, grid_reasons
     from rgt.down.gate import decide
-    from rgt.hosts import host_entry
+    from rgt.hosts.registry import host_entry
     from rgt.platforms.facts import load_platform
 
     entry = host_entry(args.alias, Path(args.hosts))
@@ -58,7 +71,7 @@ def run_down(args: argparse.Namespace) -> int:
     verb = platform["meter_stop"]["verb"]
     root = entry.root(Path.cwd())
     config = load_grid_config(args.config)
-    states = Path(config["paths"]["checkpoints"]) if config else Path("checkpoints")
+    states = Path(config.paths.checkpoints) if config else Path("checkpoints")
     runs, root_exists, view = gather(args.alias, entry, root, Path(args.export),
                                      args.ssh_config, states, set(args.approve_loss))
     grid = grid_reasons(config, args, entry, view)
@@ -88,6 +101,7 @@ def run_down(args: argparse.Namespace) -> int:
 
 def show(alias: str, entry, platform: dict, root: str, runs, root_exists: bool) -> None:
     """Print the platform's facts, its stale stamps, and every run's evidence."""
+    # lazy (--help imports every verb): loads jsonschema, rich, yaml
     from rich.console import Console
     from rich.table import Table
 
@@ -125,6 +139,7 @@ def show(alias: str, entry, platform: dict, root: str, runs, root_exists: bool) 
 
 def ask(alias: str, verb: str) -> str:
     """Prompt on the terminal for the exact ``ALIAS:VERB``."""
+    # lazy (--help imports every verb): loads numpy, pydantic, rich, yaml
     from rich.prompt import Prompt
 
     from rgt.down.gate import approval_token

@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 
 from rgt.base.errors import RgtError
-from rgt.config import load_config
+from rgt.config import Config
 from rgt.down.gate import combine, loss_text, parse_survey
 from rgt.grid.cells import Relaunch, only_on, reconcile
 from rgt.grid.expected import expected_cells, local_facts
@@ -64,20 +64,15 @@ def risk_of(state_dir: Path, run) -> str:
     return loss_text(read_mirror(state_dir), run.step, run.started_at)
 
 
-def load_grid_config(path: str) -> dict | None:
-    """The config whose grid ``down`` consults; None when there is no such file."""
-    return load_config(path) if Path(path).is_file() else None
-
-
-def grid_reasons(config: dict | None, args: argparse.Namespace, entry, view) -> list[str]:
+def grid_reasons(config: Config | None, args: argparse.Namespace, entry, view) -> list[str]:
     """Cells of the grid that live only on this host (none without a config)."""
     if config is None:
         return []
     cells = expected_cells(config)
-    runs, states = Path(config["paths"]["runs"]), Path(config["paths"]["checkpoints"])
+    runs, states = Path(config.paths.runs), Path(config.paths.checkpoints)
     local = {cell.run_id: local_facts(cell.run_id, runs, states, Path(args.export))
              for cell in cells}
     relaunch = Relaunch({entry.alias: entry.platform}, entry.alias,
                         config_file=None if args.config == "config/config.yaml" else args.config,
-                        runs=config["paths"]["runs"])
+                        runs=config.paths.runs)
     return only_on(reconcile(cells, local, [view], relaunch), entry.alias)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from rgt.base.clock import parse_time
+from rgt.grid.expected import age_text
 from rgt.mirror.record import MirrorRecord, work_at_risk
 
 SURVEY_SCHEMA = "rgt/pull-survey/v1"
@@ -83,8 +84,6 @@ def loss_text(record: MirrorRecord | None, remote_step: int | None,
         remote_step: the host's newest step (its heartbeat; None: unknown).
         started_at: the current attempt's start on the host (status.json), for no mirror.
     """
-    from rgt.grid.cells import age_text
-
     now = now or datetime.now(timezone.utc)
     try:
         started = parse_time(started_at) if started_at else None

@@ -16,6 +16,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_evaluate(args: argparse.Namespace) -> int:
     """Handler of ``rgt evaluate``."""
+    # lazy (--help imports every verb): loads numpy, pyarrow, pydantic, torch, yaml
     from rgt.evaluate.evaluation import evaluate_run
 
     results = evaluate_run(args.run_dir)

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import torch
 import yaml
 
 from rgt.base import files
 from rgt.base.errors import RunStateError
 from rgt.base.files import read_json
+from rgt.config import RunSettings, Settings, validated
 from rgt.data import load_dataset, make_split, split_sha256
 from rgt.models import build_model
 from rgt.train.determinism import configure
@@ -26,19 +29,19 @@ EVAL_SPLITS = ("val", "test")
 def evaluate_run(run_dir: Path) -> dict:
     """Score the run's selected weights on val and test; write results and predictions."""
     record = _finished_record(run_dir)
-    config = yaml.safe_load((run_dir / "config.yaml").read_text())
-    configure(config["train"]["threads"])
-    dataset = load_dataset(config["data"])
-    split = make_split(dataset, config["data"]["split"])
+    settings = sealed_settings(run_dir)
+    configure(settings.train.threads)
+    dataset = load_dataset(settings.data)
+    split = make_split(dataset, settings.data.split)
     if split_sha256(split) != record["split_sha256"]:
         raise RunStateError(f"the split rebuilt for {run_dir} differs from the one it trained on",
                             "the dataset or split code changed: retrain this run")
-    model = build_model(config["model"], dataset.inputs.shape[1:], dataset.num_classes)
+    model = build_model(settings.model, dataset.inputs.shape[1:], dataset.num_classes)
     model.load_state_dict(torch.load(run_dir / "model.pt", weights_only=True))
     scores = {name: (split[name], score(model, *split_tensors(dataset, split[name])))
               for name in EVAL_SPLITS}
     write_predictions(run_dir / "predictions.parquet", scores, dataset)
-    results = results_document(record, config, {name: s for name, (_, s) in scores.items()})
+    results = results_document(record, settings, {name: s for name, (_, s) in scores.items()})
     files.write_json(run_dir / "results.json", results)
     return results
 
@@ -51,7 +54,13 @@ def _finished_record(run_dir: Path) -> dict:
     return record
 
 
-def results_document(record: dict, config: dict, scores: dict[str, Scores]) -> dict:
+def sealed_settings(run_dir: Path) -> RunSettings:
+    """The resolved settings a sealed run trained with (its ``config.yaml``), validated."""
+    return validated(RunSettings, yaml.safe_load((run_dir / "config.yaml").read_text()),
+                     str(run_dir / "config.yaml"))
+
+
+def results_document(record: dict, settings: Settings, scores: dict[str, Scores]) -> dict:
     """The ``results.json`` content (schema ``rgt/results/v1``)."""
     metrics = [{"name": name, "split": split, "value": split_scores.metric(name),
                 "n": split_scores.n, "direction": direction}
@@ -59,16 +68,13 @@ def results_document(record: dict, config: dict, scores: dict[str, Scores]) -> d
                for name, direction in DIRECTIONS.items()]
     return {"schema": "rgt/results/v1", "run_id": record["run_id"], "exp_id": record["exp_id"],
             "variant": record["variant"], "seed": record["seed"], "metrics": metrics,
-            "selection": {"metric": config["selection"]["metric"],
-                          "split": config["selection"]["split"],
+            "selection": {"metric": settings.selection.metric,
+                          "split": settings.selection.split,
                           "step": record["selected_step"]}}
 
 
 def write_predictions(path: Path, scores: dict, dataset) -> None:
     """One row per val/test sample: split, sample id, label, prediction, class scores."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
     columns = {"split": [], "sample_id": [], "label": [], "prediction": [], "scores": []}
     for split_name, (ids, split_scores) in scores.items():
         labels = split_tensors(dataset, ids)[1]

@@ -49,6 +49,7 @@ def write_evidence(
     claims_path: str | Path | None = None,
 ) -> dict:
     """Build the evidence document from the input files and write it atomically."""
+    # lazy (--help imports every verb): loads jsonschema, yaml
     from rgt.evidence.userclaims import apply_user_claims, load_user_claims
 
     aggregate = read_document(aggregate_path, AGGREGATE_SCHEMA, "rgt aggregate")

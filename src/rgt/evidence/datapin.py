@@ -10,16 +10,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from rgt.base.files import write_json
+from rgt.config import Config
 from rgt.deliver.inputs import DeliveryError, read_document
+from rgt.plan.runplan import plan_runs
 
 DATA_PIN_SCHEMA = "rgt/data-pin/v1"
 DATA_PIN_PATH = "evidence/data.json"
 
 
-def data_pins(config: dict) -> dict:
+def data_pins(config: Config) -> dict:
     """The pin document of ``config``: one entry per experiment and variant."""
-    from rgt.plan.runplan import plan_runs
-
     pins = {(spec.exp_id, spec.variant): {"exp_id": spec.exp_id, "variant": spec.variant,
                                           "data_sha256": spec.data_sha256,
                                           "split_sha256": spec.split_sha256}
@@ -27,14 +27,14 @@ def data_pins(config: dict) -> dict:
     return {"schema": DATA_PIN_SCHEMA, "data": [pins[key] for key in sorted(pins)]}
 
 
-def write_pins(config: dict, out: str | Path) -> dict:
+def write_pins(config: Config, out: str | Path) -> dict:
     """Compute and write the pins."""
     pins = data_pins(config)
     write_json(out, pins)
     return pins
 
 
-def check_pins(config: dict, pinned_path: str | Path) -> list[str]:
+def check_pins(config: Config, pinned_path: str | Path) -> list[str]:
     """Every difference between today's data and the committed pins, one line each."""
     pinned = read_document(pinned_path, DATA_PIN_SCHEMA, "rgt data-pin")
     expected = {(p["exp_id"], p["variant"]): p for p in pinned.get("data") or []}
@@ -51,7 +51,7 @@ def check_pins(config: dict, pinned_path: str | Path) -> list[str]:
     return problems
 
 
-def require_pins(config: dict, pinned_path: str | Path) -> None:
+def require_pins(config: Config, pinned_path: str | Path) -> None:
     """Raise a user error listing every difference from the pins."""
     problems = check_pins(config, pinned_path)
     if problems:

@@ -9,6 +9,10 @@ Numbers come from the results; the user writes only each claim's ``statement`` a
         statement: "Dropout reaches a mean test accuracy of {value:.1%}."
         aliases: ["accuracy with dropout", "dropout test accuracy"]
         tolerance: 0.001                          # overrides the metric's
+    names:                                        # how documents name ids (rgt reconcile)
+      variants: {dropout: ["with dropout"], no_dropout: ["without dropout"]}
+      metrics: {accuracy: ["Acc."]}
+      others: ["ResNet-18"]                       # systems that are not yours
 """
 
 from __future__ import annotations
@@ -21,6 +25,16 @@ import yaml
 from rgt.deliver.inputs import DeliveryError
 
 DEFAULT_TOLERANCE = 1e-9
+PHRASES = {"type": "array", "items": {"type": "string", "minLength": 1}}
+NAMES = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        **{section: {"type": "object", "additionalProperties": PHRASES}
+           for section in ("variants", "metrics", "experiments", "splits")},
+        "others": PHRASES,
+    },
+}
 SCHEMA = {
     "type": "object",
     "additionalProperties": False,
@@ -41,6 +55,7 @@ SCHEMA = {
                 },
             },
         },
+        "names": NAMES,
     },
 }
 

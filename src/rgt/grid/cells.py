@@ -11,9 +11,9 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 
-from rgt.grid.expected import Cell, LocalCheckpoint, LocalFacts
+from rgt.grid.expected import Cell, LocalFacts, checkpoint_text
 from rgt.grid.host_views import FINISHED, PARTIAL, RUNNING, HostRun, HostView
 
 VERIFIED, LOCAL, ON_HOST, MISSING, UNKNOWN = "verified", "local", "on-host", "missing", "unknown"
@@ -73,33 +73,6 @@ class CellState:
                 "seed": self.cell.seed, "run_id": self.cell.run_id, "state": self.state,
                 "host": self.host, "detail": self.detail, "command": self.command,
                 "mirrored": self.mirrored}
-
-
-def age_text(saved_at: str | None, now: datetime | None = None, suffix: str = "old") -> str:
-    """``12 min old`` (or ``3.5 h old``, ``2.0 d old``) for an rgt UTC stamp; '' when unknown."""
-    from rgt.base.clock import parse_time
-
-    try:
-        moment = parse_time(saved_at) if saved_at else None
-    except ValueError:
-        moment = None
-    if moment is None:
-        return ""
-    seconds = max(0.0, ((now or datetime.now(timezone.utc)) - moment).total_seconds())
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min {suffix}"
-    if seconds < 172800:
-        return f"{seconds / 3600:.1f} h {suffix}"
-    return f"{seconds / 86400:.1f} d {suffix}"
-
-
-def checkpoint_text(checkpoint: LocalCheckpoint | None, now: datetime | None = None) -> str:
-    """``mirror of gpu1: step 400, 12 min old`` / ``local: step 400, 3 min old`` / ''."""
-    if checkpoint is None:
-        return ""
-    where = f"mirror of {checkpoint.mirror.host}" if checkpoint.mirror else "local"
-    age = age_text(checkpoint.saved_at, now)
-    return f"{where}: step {checkpoint.step}" + (f", {age}" if age else "")
 
 
 def step_text(run: HostRun) -> str:

@@ -10,9 +10,13 @@ import argparse
 import json
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rgt.base.errors import RgtError
 from rgt.hosts import add_host_options
+
+if TYPE_CHECKING:  # the config's types; importing pydantic is for handlers, not --help
+    from rgt.config import Config
 
 DEFAULT_CONFIG = "config/config.yaml"
 SEVERAL_HOSTS = "ALIAS"  # the placeholder when no host is implied: the user names one
@@ -45,8 +49,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_reconcile_grid(args: argparse.Namespace) -> int:
     """Handler of ``rgt reconcile-grid``."""
+    # lazy (--help imports every verb): loads jsonschema, pydantic, yaml
     from rgt.config import load_config
-    from rgt.hosts import load_hosts
+    from rgt.hosts.registry import load_hosts
 
     config = load_config(args.config)
     entries = load_hosts(Path(args.hosts))
@@ -71,21 +76,22 @@ def default_host(chosen: str | None, entries: dict) -> str | None:
     return SEVERAL_HOSTS if entries else None
 
 
-def grid_states(config: dict, entries: dict, args: argparse.Namespace):
+def grid_states(config: Config, entries: dict, args: argparse.Namespace):
     """(every cell's state, every host's view): the whole reconciliation."""
+    # lazy (--help imports every verb): loads numpy, pydantic, yaml
     from rgt.grid.cells import Relaunch, reconcile
     from rgt.grid.expected import expected_cells, local_facts
     from rgt.grid.host_views import survey_hosts
 
     cells = expected_cells(config)
-    runs, states = Path(config["paths"]["runs"]), Path(config["paths"]["checkpoints"])
+    runs, states = Path(config.paths.runs), Path(config.paths.checkpoints)
     local = {cell.run_id: local_facts(cell.run_id, runs, states, Path(args.export), args.deep)
              for cell in cells}
     views = survey_hosts(list(entries.values()), args.ssh_config, Path.cwd())
     relaunch = Relaunch({alias: entry.platform for alias, entry in entries.items()},
                         default_host(args.host, entries), args.profile,
                         None if args.config == DEFAULT_CONFIG else args.config,
-                        config["paths"]["runs"])
+                        config.paths.runs)
     return reconcile(cells, local, views, relaunch), views
 
 
@@ -100,6 +106,7 @@ def as_json(states: list, views: list) -> dict:
 
 def show(states: list, views: list) -> None:
     """The grid as a table, every unreachable host, and the counts."""
+    # lazy (--help imports every verb): loads numpy, pydantic, rich, yaml
     from rich.console import Console
     from rich.table import Table
 

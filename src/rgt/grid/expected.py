@@ -9,10 +9,14 @@ or only checkpointed (the newest complete ``step-*.pt`` of ``checkpoints/<id>/``
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 
+from rgt.base.clock import parse_time
 from rgt.base.files import read_json
+from rgt.config import Config
 from rgt.mirror.record import MirrorRecord, read_mirror
+from rgt.plan.runplan import plan_runs
 from rgt.train.checkpoint import CheckpointStore
 from rgt.train.sealing import is_sealed
 
@@ -55,10 +59,8 @@ class LocalFacts:
     checkpoint: LocalCheckpoint | None = None
 
 
-def expected_cells(config: dict) -> list[Cell]:
+def expected_cells(config: Config) -> list[Cell]:
     """Every cell the config asks for, in plan order."""
-    from rgt.plan.runplan import plan_runs
-
     return [Cell(spec.exp_id, spec.variant, spec.seed, spec.run_id) for spec in plan_runs(config)]
 
 
@@ -86,6 +88,7 @@ def bundle_state(export: Path, run_id: str, deep: bool = False) -> tuple[bool, s
     The cheap check (``rgt down``'s: manifest identity, every file there with its size) by
     default; ``deep`` re-hashes and re-loads everything (``rgt pull --verify-only``).
     """
+    # deferred: `rgt status` imports this module and never reads a bundle (6 ms, measured)
     from rgt.pull.bundle import verify_bundle
     from rgt.pull.closeout import local_evidence
 
@@ -108,3 +111,28 @@ def local_facts(run_id: str, runs: Path, states: Path, export: Path,
     return LocalFacts(sealed=sealed, origin=origin_host(runs / run_id) if sealed else None,
                       verified=verified, bundle_problem=problem,
                       checkpoint=newest_checkpoint(states / run_id))
+
+
+def age_text(saved_at: str | None, now: datetime | None = None, suffix: str = "old") -> str:
+    """``12 min old`` (or ``3.5 h old``, ``2.0 d old``) for an rgt UTC stamp; '' when unknown."""
+    try:
+        moment = parse_time(saved_at) if saved_at else None
+    except ValueError:
+        moment = None
+    if moment is None:
+        return ""
+    seconds = max(0.0, ((now or datetime.now(timezone.utc)) - moment).total_seconds())
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min {suffix}"
+    if seconds < 172800:
+        return f"{seconds / 3600:.1f} h {suffix}"
+    return f"{seconds / 86400:.1f} d {suffix}"
+
+
+def checkpoint_text(checkpoint: LocalCheckpoint | None, now: datetime | None = None) -> str:
+    """``mirror of gpu1: step 400, 12 min old`` / ``local: step 400, 3 min old`` / ''."""
+    if checkpoint is None:
+        return ""
+    where = f"mirror of {checkpoint.mirror.host}" if checkpoint.mirror else "local"
+    age = age_text(checkpoint.saved_at, now)
+    return f"{where}: step {checkpoint.step}" + (f", {age}" if age else "")

@@ -84,6 +84,7 @@ def read_reply(alias: str, text: str) -> HostView:
 
 def survey_host(entry: HostEntry, ssh_config: str | None, project: Path) -> HostView:
     """Run the snapshot on one host (one command); never raises for an unreachable host."""
+    # deferred: `rgt status` imports this module (for its types) and needs no paramiko (0.2 s)
     from rgt.remote.ssh import RemoteHost, resolve_host
 
     script = snapshot_script(entry.root(project))

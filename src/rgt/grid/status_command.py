@@ -14,9 +14,14 @@ import json
 import socket
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from rgt.base.clock import parse_time
 from rgt.base.files import read_json
 from rgt.base.processes import pid_alive
+
+if TYPE_CHECKING:  # the config's types; importing pydantic is for handlers, not --help
+    from rgt.config import Config
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -60,11 +65,12 @@ def headline_metrics(run_dir: Path) -> dict:
             if m["split"] == "test"}
 
 
-def collect(config: dict) -> list[dict]:
+def collect(config: Config) -> list[dict]:
     """One row per planned run, then per sealed run that is not in the plan."""
+    # lazy (--help imports every verb): loads numpy, pydantic, yaml
     from rgt.plan.runplan import plan_runs
 
-    runs_root, states_root = Path(config["paths"]["runs"]), Path(config["paths"]["checkpoints"])
+    runs_root, states_root = Path(config.paths.runs), Path(config.paths.checkpoints)
     rows, planned = [], set()
     for spec in plan_runs(config):
         planned.add(spec.run_id)
@@ -81,8 +87,8 @@ def collect(config: dict) -> list[dict]:
 def newest_checkpoint(state_dir: Path, now: datetime | None = None) -> dict | None:
     """The run's newest complete local checkpoint: ``{"where": "local" | "mirror", "host",
     "step", "saved_at", "age_seconds", "text"}``; None when it has none."""
-    from rgt.base.clock import parse_time
-    from rgt.grid.cells import checkpoint_text
+    # lazy (--help imports every verb): loads numpy, pydantic, yaml
+    from rgt.grid.expected import checkpoint_text
     from rgt.grid.expected import newest_checkpoint as newest
 
     found = newest(state_dir)
@@ -109,6 +115,7 @@ def _row(run_id, exp_id, variant, seed, runs_root: Path, states_root: Path, in_p
 
 def run_status(args: argparse.Namespace) -> int:
     """Handler of ``rgt status``."""
+    # lazy (--help imports every verb): loads pydantic, yaml
     from rgt.config import load_config
 
     rows = collect(load_config(args.config))
@@ -120,6 +127,7 @@ def run_status(args: argparse.Namespace) -> int:
 
 
 def _print_table(rows: list[dict]) -> None:
+    # lazy (--help imports every verb): loads rich
     from rich.console import Console
     from rich.table import Table
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rgt.base.errors import ConfigError
+from rgt.config import Config
 from rgt.mirror.loop import MirrorLoop, MirrorSettings
 from rgt.mirror.sync import MirrorTarget
 from rgt.remote.jobs import RemoteLayout
@@ -13,14 +14,14 @@ OFF = "off"
 LOCAL = "local"
 
 
-def mirror_root(setting: str, project: Path, config: dict) -> Path | None:
+def mirror_root(setting: str, project: Path, config: Config) -> Path | None:
     """The directory holding ``<run-id>/`` mirrors: ``local`` is the project's checkpoint
     directory (``paths.checkpoints``), ``off`` is None, anything else a directory the user owns
     (a mounted NAS or bucket)."""
     if setting == OFF:
         return None
     if setting == LOCAL:
-        return (project / config["paths"]["checkpoints"]).resolve()
+        return (project / config.paths.checkpoints).resolve()
     root = Path(setting).expanduser()
     if not root.is_absolute():
         raise ConfigError(f"rgt-mirror {setting!r} is neither 'local', 'off' nor an absolute "
@@ -28,10 +29,10 @@ def mirror_root(setting: str, project: Path, config: dict) -> Path | None:
     return root
 
 
-def mtbf_hours(platform: dict, config: dict) -> float:
+def mtbf_hours(platform: dict, config: Config) -> float:
     """The platform's mean time between preemptions, else the run config's assumption."""
     facts = (platform.get("preemption") or {}).get("mtbf_hours")
-    return float(facts) if facts else float(config["defaults"]["checkpoint"]["mtbf_hours"])
+    return float(facts) if facts else float(config.defaults.checkpoint.mtbf_hours)
 
 
 def target(run_id: str, layout: RemoteLayout, root: Path) -> MirrorTarget:

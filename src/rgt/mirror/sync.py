@@ -12,7 +12,7 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from rgt.base.clock import utc_now_ms
+from rgt.base.clock import parse_time, utc_now_ms
 from rgt.base.errors import RgtError
 from rgt.base.files import write_json
 from rgt.base.hashing import sha256_file
@@ -109,8 +109,6 @@ def _total_steps(state: StateSurvey) -> int | None:
 
 def _step_seconds(previous: MirrorRecord | None, state: StateSurvey) -> float | None:
     """Seconds per step from two heartbeats (the previous mirror's and now)."""
-    from rgt.base.clock import parse_time
-
     beat = state.heartbeat
     if not (previous and previous.remote_step is not None and beat and beat.get("updated_at")):
         return previous.step_seconds if previous else None

@@ -9,6 +9,7 @@ from __future__ import annotations
 from torch import nn
 
 from rgt.base.plugins import resolve
+from rgt.config import ModelSettings, thaw
 
 
 class SmallCNN(nn.Module):
@@ -35,11 +36,12 @@ class SmallCNN(nn.Module):
 BUILTIN = {"small_cnn": SmallCNN}
 
 
-def build_model(model_config: dict, input_shape: tuple[int, ...], num_classes: int) -> nn.Module:
-    """Instantiate the model named by ``model_config['name']``."""
-    factory = resolve(model_config["name"], BUILTIN, "model.name")
-    if ":" in model_config["name"]:
-        kwargs = dict(model_config.get("params", {}))
-    else:
-        kwargs = {key: model_config[key] for key in ("channels", "dropout") if key in model_config}
+def build_model(model: ModelSettings, input_shape: tuple[int, ...], num_classes: int) -> nn.Module:
+    """Instantiate the model named by ``model.name``."""
+    factory = resolve(model.name, BUILTIN, "model.name")
+    if ":" in model.name:
+        kwargs = thaw(model.params)
+    else:  # the built-in's own defaults stand for a key the config leaves out
+        kwargs = {key: value for key in ("channels", "dropout")
+                  if (value := getattr(model, key)) is not None}
     return factory(input_shape=tuple(input_shape), num_classes=num_classes, **kwargs)

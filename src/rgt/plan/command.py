@@ -16,6 +16,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_plan(args: argparse.Namespace) -> int:
     """Handler of ``rgt plan``."""
+    # lazy (--help imports every verb): loads numpy, pydantic, yaml
     from rgt.config import load_config
     from rgt.plan.runplan import plan_runs
 

@@ -7,15 +7,18 @@ split, seed), so equal inputs give equal ids and any change gives a new run.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import rgt
 from rgt.base.errors import ConfigError
 from rgt.base.hashing import digest_json, sha256_files
 from rgt.base.plugins import source_file
-from rgt.config import resolve_run_config
+from rgt.config import Config, DataSettings, RunSettings
+from rgt.data import load_dataset, make_split, split_sha256
+from rgt.plan.paths import smoke_record
 
 # The packages whose code decides what a run computes; editing others retrains nothing.
 RUN_CODE = ("data", "models", "train", "evaluate", "base/plugins.py", "base/hashing.py")
@@ -31,11 +34,16 @@ class RunSpec:
     variant: str
     seed: int
     baseline_variant: str
-    config: dict = field(repr=False)
-    variant_overrides: dict = field(repr=False)
+    settings: RunSettings = field(repr=False)
+    variant_overrides: Mapping = field(repr=False)
     code_sha256: str = ""
     data_sha256: str = ""
     split_sha256: str = ""
+
+    @cached_property
+    def config(self) -> dict:
+        """The resolved settings as plain data: what the run id hashes, ``config.yaml`` holds."""
+        return self.settings.to_dict()
 
     @property
     def config_digest(self) -> str:
@@ -45,10 +53,17 @@ class RunSpec:
     @property
     def smoke_id(self) -> str:
         """Identity of the variant (the run id without the seed): one smoke test covers it."""
-        config = {key: value for key, value in self.config.items() if key != "run"}
-        config["variant"] = [self.exp_id, self.variant]
-        return digest_json([config, self.code_sha256, self.data_sha256,
-                            self.split_sha256])[:ID_LENGTH]
+        return variant_smoke_id(self.config, self.exp_id, self.variant,
+                                (self.code_sha256, self.data_sha256, self.split_sha256))
+
+
+def variant_smoke_id(config: Mapping, exp_id: str, variant: str,
+                     hashes: tuple[str, str, str]) -> str:
+    """The smoke id of a resolved config (plain data, e.g. a sealed run's ``config.yaml``) and
+    its (code, data, split) hashes."""
+    identity = {key: value for key, value in config.items() if key != "run"}
+    identity["variant"] = [exp_id, variant]
+    return digest_json([identity, *hashes])[:ID_LENGTH]
 
 
 def code_sha256(extra_names: tuple[str, ...] = ()) -> str:
@@ -66,59 +81,46 @@ def _python_files(path: Path) -> list[Path]:
 
 
 @lru_cache(maxsize=16)
-def _data_identity(data_json: str) -> tuple[str, str]:
-    import json
-
-    from rgt.data import load_dataset, make_split, split_sha256
-
-    data_config = json.loads(data_json)
-    dataset = load_dataset(data_config)
-    return dataset.sha256(), split_sha256(make_split(dataset, data_config["split"]))
+def data_identity(data: DataSettings) -> tuple[str, str]:
+    """(data sha256, split sha256) of a data section; computed once per process."""
+    dataset = load_dataset(data)
+    return dataset.sha256(), split_sha256(make_split(dataset, data.split))
 
 
-def data_identity(data_config: dict) -> tuple[str, str]:
-    """(data sha256, split sha256) for a data config; computed once per process."""
-    import json
-
-    return _data_identity(json.dumps(data_config, sort_keys=True))
-
-
-def plan_runs(config: dict) -> list[RunSpec]:
+def plan_runs(config: Config) -> list[RunSpec]:
     """Every run the config asks for, in experiment, variant, seed order."""
     runs = []
-    for exp_id, experiment in config["experiments"].items():
-        for variant, overrides in experiment["variants"].items():
-            for seed in experiment["seeds"]:
-                runs.append(_spec(config, exp_id, variant, seed, overrides))
+    for exp_id, experiment in config.experiments.items():
+        for variant in experiment.variants:
+            for seed in experiment.seeds:
+                runs.append(_spec(config, exp_id, variant, seed))
     return runs
 
 
-def plugin_names(config: dict) -> list[str]:
+def plugin_names(config: Config) -> list[str]:
     """The user's ``package.module:attribute`` names (dataset, model) any planned run uses."""
     names = set()
-    for exp_id, experiment in config["experiments"].items():
-        for variant in experiment["variants"]:
-            resolved = resolve_run_config(config, exp_id, variant, experiment["seeds"][0])
-            names.update((resolved["data"]["name"], resolved["model"]["name"]))
+    for exp_id, experiment in config.experiments.items():
+        for variant in experiment.variants:
+            settings = config.variant_settings(exp_id, variant)
+            names.update((settings.data.name, settings.model.name))
     return sorted(name for name in names if ":" in name)
 
 
-def _spec(config: dict, exp_id: str, variant: str, seed: int, overrides: dict) -> RunSpec:
-    resolved = resolve_run_config(config, exp_id, variant, seed)
-    names = (resolved["data"]["name"], resolved["model"]["name"])
+def _spec(config: Config, exp_id: str, variant: str, seed: int) -> RunSpec:
+    settings = config.run_settings(exp_id, variant, seed)
+    names = (settings.data.name, settings.model.name)
     code = code_sha256(tuple(name for name in names if ":" in name))
-    data_sha, split_sha = data_identity(resolved["data"])
-    run_id = digest_json({"config": resolved, "code": code, "data": data_sha,
+    data_sha, split_sha = data_identity(settings.data)
+    run_id = digest_json({"config": settings.to_dict(), "code": code, "data": data_sha,
                           "split": split_sha, "seed": seed})[:ID_LENGTH]
-    baseline = config["experiments"][exp_id]["baseline"]
-    return RunSpec(run_id, exp_id, variant, seed, baseline, resolved, overrides, code,
-                   data_sha, split_sha)
+    experiment = config.experiments[exp_id]
+    return RunSpec(run_id, exp_id, variant, seed, experiment.baseline, settings,
+                   experiment.variants[variant], code, data_sha, split_sha)
 
 
 def smoke_path(plan: list[RunSpec], run_id: str) -> str:
     """The smoke record that gates a run (one per variant)."""
-    from rgt.plan.paths import smoke_record
-
     for spec in plan:
         if spec.run_id == run_id:
             return smoke_record(spec.smoke_id)
@@ -127,31 +129,7 @@ def smoke_path(plan: list[RunSpec], run_id: str) -> str:
                       "snakemake (or `rgt plan`) to get the current run ids")
 
 
-def load_or_exit(config_file: str, extra_keys: set[str]) -> dict:
-    """For the Snakefile: the validated config, or the error and its fix, then exit 2.
-
-    Snakemake would print a traceback of the Snakefile for an exception; a user's mistake in
-    the config deserves only the message.
-    """
-    import sys
-
-    from rgt.base.errors import RgtError
-    from rgt.config import load_config
-
-    try:
-        if extra_keys:
-            raise ConfigError(f"unknown --config key(s): {', '.join(sorted(extra_keys))}",
-                              "the only --config key is config_file=PATH; put settings in "
-                              "the config file itself")
-        return load_config(config_file)
-    except RgtError as error:
-        print(f"error: {error.message}", file=sys.stderr)
-        if error.fix:
-            print(f"  fix: {error.fix}", file=sys.stderr)
-        raise SystemExit(error.exit_code) from None
-
-
-def find_run(config: dict, run_id: str) -> RunSpec:
+def find_run(config: Config, run_id: str) -> RunSpec:
     """The planned run with this id, or a ``ConfigError`` explaining why it is not planned."""
     for spec in plan_runs(config):
         if spec.run_id == run_id:

@@ -13,6 +13,8 @@ import sys
 from datetime import date
 from pathlib import Path
 
+from rgt.base.errors import ConfigError
+
 STALE_AFTER_MONTHS = 6
 
 
@@ -55,6 +57,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 def run_check(args: argparse.Namespace) -> int:
     """Handler of ``rgt platforms check``: every problem of every file, then a non-zero exit."""
+    # lazy (--help imports every verb): loads jsonschema, yaml
     from rgt.platforms.facts import check_all, known_platforms
 
     root = Path(args.root)
@@ -71,7 +74,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def _load(root: Path) -> dict[str, dict]:
-    from rgt.base.errors import ConfigError
+    # lazy (--help imports every verb): loads jsonschema, yaml
     from rgt.platforms.facts import load_all
 
     platforms = load_all(root)
@@ -82,6 +85,7 @@ def _load(root: Path) -> dict[str, dict]:
 
 def describe_platform(platform: dict, today: date) -> str:
     """A platform's money facts as indented lines, with a ⚠ per stale ``verified`` stamp."""
+    # lazy (--help imports every verb): loads jsonschema, yaml
     from rgt.platforms.facts import danger_clocks, stale_facts
 
     stop = platform["meter_stop"]

@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from jsonschema import Draft202012Validator
 
 from rgt.base.errors import ConfigError
-from rgt.config import read_yaml
+from rgt.base.schema_messages import describe, dotted
+from rgt.base.yaml_files import read_yaml
 
 SCHEMA_PATH = Path(__file__).with_name("schema.yaml")
 DEFAULT_ROOT = Path("config/platforms")
@@ -81,8 +83,6 @@ def check_all(root: Path = DEFAULT_ROOT) -> list[ConfigError]:
 
 def validate_platform(data: Any, path: Path) -> dict:
     """Check parsed ``data`` against the schema; ``path`` names the file in every message."""
-    from jsonschema import Draft202012Validator
-
     errors = sorted(Draft202012Validator(schema()).iter_errors(data),
                     key=lambda error: list(map(str, error.absolute_path)))
     if errors:
@@ -97,8 +97,6 @@ def validate_platform(data: Any, path: Path) -> dict:
 
 
 def _describe(error) -> tuple[str, str]:
-    from rgt.config.messages import describe, dotted
-
     error = _deepest(error)
     where = dotted(error.absolute_path)
     if where.endswith("verified"):

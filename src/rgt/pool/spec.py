@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rgt.base.errors import ConfigError
-from rgt.hosts import HostEntry, load_hosts
+from rgt.hosts import HostEntry
+from rgt.hosts.registry import load_hosts
 
 ALIAS = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 

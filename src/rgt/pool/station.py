@@ -5,16 +5,22 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rgt.base.errors import RgtError
 from rgt.base.files import write_json
+from rgt.base.hashing import digest_json
+from rgt.config import Config
 from rgt.mirror import setup as mirror_setup
 from rgt.mirror.sync import MirrorTarget, seed_host
+from rgt.pool.keeper import LeaseKeeper
 from rgt.pool.spec import PoolHost, audit_slots
 from rgt.remote.jobs import JobStatus, Lease
 from rgt.remote.runner import RemoteRunner
+from rgt.remote.ssh import RemoteHost
+from rgt.remote.up import audit_path, planned_checkpoints
 
 MAX_BACKOFF_S = 300
 
@@ -59,30 +65,24 @@ class Station:
     def free(self) -> int:
         return 0 if self.unreachable_since is not None else self.slots - len(self.running)
 
-    def tree(self, config_file: str) -> str:
+    def tree(self, config: Config) -> str:
         """Audit the host and deploy the code once per config; the pushed tree's hash.
 
         The checkpoints are sized from the smoke gate's records: this process (Snakemake's)
         never builds a model nor imports torch."""
-        from rgt.config import load_config
-        from rgt.remote.up import audit_path, planned_checkpoints
-
-        if config_file not in self.trees:
+        key = config_key(config)
+        if key not in self.trees:
             self.runner.resolve_root()
-            plan = planned_checkpoints(load_config(self.project / config_file), self.project)
+            plan = planned_checkpoints(config, self.project)
             self.audit = self.runner.audit(plan)
             write_json(audit_path(self.project, self.alias), self.audit)
             self.report(f"rgt: {self.alias}: "
                         f"{self.audit['budget']['summary'].splitlines()[0]}")
-            self.trees[config_file] = self.runner.deploy(self.project / config_file,
-                                                         self.project)
-        return self.trees[config_file]
+            self.trees[key] = self.runner.deploy(config, self.project)
+        return self.trees[key]
 
     def keep_leases(self, seconds: int) -> None:
         """Start renewing the leases of this host's jobs (once; a thread of its own)."""
-        from rgt.pool.keeper import LeaseKeeper
-        from rgt.remote.ssh import RemoteHost
-
         if self.keeper is None:
             spec = self.runner.host.spec
             self.keeper = LeaseKeeper(
@@ -135,10 +135,8 @@ class Station:
             self.report(f"rgt: launched {key} on {self.alias} (detached)")
         self.running.add(key)
 
-    def mirror_target(self, run_id: str, config: dict) -> MirrorTarget | None:
+    def mirror_target(self, run_id: str, config: Config) -> MirrorTarget | None:
         """Where this run's checkpoints are mirrored (None: mirroring is off)."""
-        from rgt.remote.ssh import RemoteHost
-
         options = self.mirror_options
         root = mirror_setup.mirror_root(options.setting, self.project, config)
         if root is None:
@@ -174,20 +172,23 @@ class Station:
         self.runner.host.close()
 
 
-def prepare_all(stations: list[Station], config_file: str) -> dict[str, RgtError]:
-    """Audit and deploy ``config_file``'s code on every answering station at once (each host's
+def config_key(config: Config) -> str:
+    """What a deployed tree is remembered by: the validated config's content."""
+    return digest_json(config.to_dict())
+
+
+def prepare_all(stations: list[Station], config: Config) -> dict[str, RgtError]:
+    """Audit and deploy the code of ``config`` on every answering station at once (each host's
     first deploy takes seconds: serially, the last host would start that much later).
 
     Returns the error of each station that failed, by alias.
     """
-    from concurrent.futures import ThreadPoolExecutor
-
     todo = [station for station in stations
-            if config_file not in station.trees and station.unreachable_since is None]
+            if config_key(config) not in station.trees and station.unreachable_since is None]
 
     def attempt(station: Station) -> RgtError | None:
         try:
-            station.tree(config_file)
+            station.tree(config)
         except RgtError as error:
             return error
         return None

@@ -6,6 +6,8 @@ import argparse
 import json
 from pathlib import Path
 
+from rgt.base.files import write_json
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``up`` verb."""
@@ -27,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_up(args: argparse.Namespace) -> int:
     """Handler of ``rgt up``."""
-    from rgt.base.files import write_json
+    # lazy (--help imports every verb): loads torch, paramiko, pydantic, jsonschema
     from rgt.config import load_config
     from rgt.platforms.facts import load_platform
     from rgt.remote.ssh import RemoteHost, resolve_host

@@ -14,6 +14,8 @@ import yaml
 
 import rgt
 from rgt.base.hashing import digest_json, sha256_file
+from rgt.config import Config
+from rgt.plan.runplan import plugin_names
 
 SKIP_PARTS = ("__pycache__",)
 REMOTE_CONFIG = "run-config.yaml"
@@ -32,15 +34,13 @@ def project_files() -> dict[str, Path]:
             and path.suffix not in (".pyc", ".tmp")}
 
 
-def plugin_files(config: dict, project: Path) -> dict[str, Path]:
+def plugin_files(config: Config, project: Path) -> dict[str, Path]:
     """The user's plugin modules named in ``config`` that live in ``project``, as ``src/...``.
 
     A module found in the project (its root or its ``src/``) goes with its whole top-level
     package, so its own imports of sibling modules work on the host. A plugin installed
     elsewhere (site-packages) is not shipped: the host's environment must provide it.
     """
-    from rgt.plan.runplan import plugin_names
-
     files: dict[str, Path] = {}
     for name in plugin_names(config):
         files.update(_module_tree(name.split(":", 1)[0].split(".")[0], Path(project)))
@@ -65,11 +65,10 @@ def tree_hash(files: dict[str, Path]) -> str:
     return digest_json({rel: sha256_file(path) for rel, path in files.items()})[:16]
 
 
-def remote_config_text(config_file: Path, runs: str, checkpoints: str) -> str:
-    """The run config for the host: the user's file with the host's runs/checkpoints paths.
+def remote_config_text(config: Config, runs: str, checkpoints: str) -> str:
+    """The run config for the host: the validated config (defaults written out) with the
+    host's runs/checkpoints paths.
 
     Paths are not part of a run's identity, so the host computes the same run ids.
     """
-    config = yaml.safe_load(config_file.read_text())
-    config["paths"] = {"runs": runs, "checkpoints": checkpoints}
-    return yaml.safe_dump(config, sort_keys=True)
+    return yaml.safe_dump(config.with_paths(runs, checkpoints).to_dict(), sort_keys=True)

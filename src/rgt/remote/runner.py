@@ -13,8 +13,11 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import snakemake
+
 from rgt.base.errors import RgtError
 from rgt.base.hashing import sha256_file
+from rgt.config import Config
 from rgt.platforms.host_audit import BudgetPlan
 from rgt.remote.deploy import (
     HOST_AUDIT,
@@ -36,10 +39,12 @@ from rgt.remote.snakejobs import SnakeJob
 from rgt.remote.ssh import RemoteHost
 from rgt.remote.transfer import TransferStats, pull, push, remote_manifest
 from rgt.remote.up import audit_host, refuse_unless_fits
+from rgt.remote.watchdog_start import watchdog_start_script
 
 # What the project needs besides torch, which the image provides and which is never touched.
 RUNTIME_MODULES = {"numpy": "numpy>=1.24", "yaml": "pyyaml>=6", "jsonschema": "jsonschema>=4.20",
-                   "rich": "rich>=13", "pyarrow": "pyarrow>=14", "sklearn": "scikit-learn>=1.3"}
+                   "pydantic": "pydantic>=2.12", "rich": "rich>=13", "pyarrow": "pyarrow>=14",
+                   "sklearn": "scikit-learn>=1.3"}
 ENV_PROBE = (
     "import importlib.util, json, sys\n"
     "mods = {mods}\n"
@@ -72,22 +77,18 @@ class RemoteRunner:
     host_audit: dict | None = None  # the latest phase-0 audit, sealed into each run record
     watchdog_options: list[str] | None = None  # start the host's watchdog with each training
 
-    def deploy(self, config_file: Path, project: Path | None = None) -> str:
+    def deploy(self, config: Config, project: Path) -> str:
         """Push the code tree and run config (resumable, verified); return the tree hash.
 
-        The tree is the ``rgt`` package plus the user's plugin modules kept in ``project``
-        (default: the config file's project, the directory above ``config/``).
+        The tree is the ``rgt`` package plus the user's plugin modules kept in ``project``.
         """
-        from rgt.config import load_config
-
-        project = Path(project) if project else Path(config_file).resolve().parent.parent
-        files = {**project_files(), **plugin_files(load_config(config_file), project)}
+        files = {**project_files(), **plugin_files(config, Path(project))}
         tree = tree_hash(files)
         self.pushed[tree] = {rel: sha256_file(path) for rel, path in files.items()}
-        config = remote_config_text(config_file, self.layout.runs, self.layout.checkpoints)
+        text = remote_config_text(config, self.layout.runs, self.layout.checkpoints)
         with tempfile.TemporaryDirectory() as scratch:
             extra = {REMOTE_CONFIG: Path(scratch) / REMOTE_CONFIG}
-            extra[REMOTE_CONFIG].write_text(config)
+            extra[REMOTE_CONFIG].write_text(text)
             if self.host_audit is not None:
                 extra[HOST_AUDIT] = Path(scratch) / HOST_AUDIT
                 extra[HOST_AUDIT].write_text(json.dumps(self.host_audit, indent=1))
@@ -157,8 +158,6 @@ class RemoteRunner:
 
     def _start_watchdog(self, tree: str) -> None:
         """Keep heartbeats, status and the idle alarm going on the host when we are gone."""
-        from rgt.remote.watchdog_start import watchdog_start_script
-
         if self.watchdog_options is None:
             return
         script = watchdog_start_script(self.layout.root, self.python,
@@ -180,8 +179,6 @@ class RemoteRunner:
 
     def check_snakemake(self) -> None:
         """The host's interpreter runs the same major Snakemake as here (installed if absent)."""
-        import snakemake
-
         if self._snakemake_checked:
             return
         probe = [self.python, "-c", "import snakemake; print(snakemake.__version__)"]

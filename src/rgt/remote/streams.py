@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 
+from rich.progress import DownloadColumn, Progress, TransferSpeedColumn
+
 from rgt.base.files import fsync_dir
 from rgt.remote.parse import sha256_printed
 from rgt.remote.ssh import RemoteHost
@@ -46,8 +48,6 @@ def progress(total: int, label: str) -> Iterator[Advance]:
     if total <= 0 or not sys.stdout.isatty() or not _BAR.acquire(blocking=False):
         yield lambda _: None
         return
-    from rich.progress import DownloadColumn, Progress, TransferSpeedColumn
-
     try:
         with Progress(*Progress.get_default_columns(), DownloadColumn(), TransferSpeedColumn(),
                       transient=True) as bar:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from rgt.base.clock import utc_now
 from rgt.base.files import read_json
+from rgt.config import Config
 from rgt.plan.paths import smoke_record
 from rgt.plan.runplan import RunSpec, plan_runs
 from rgt.platforms.gotchas import host_gotchas, host_query, split_answers
@@ -81,7 +82,7 @@ def recorded_state_facts(project: Path, plan: list[RunSpec]) -> dict[str, dict |
     return facts
 
 
-def planned_checkpoints(config: dict, project: Path,
+def planned_checkpoints(config: Config, project: Path,
                         measure: Callable[[RunSpec], dict] | None = None) -> BudgetPlan:
     """The budget of the config's plan from the smoke gate's records in ``project``; ``measure``
     (``rgt up`` by hand, never the controller) sizes the variants that have none."""
@@ -91,7 +92,7 @@ def planned_checkpoints(config: dict, project: Path,
         first = {spec.smoke_id: spec for spec in reversed(plan)}
         facts = {key: value or measure(first[key]) for key, value in facts.items()}
     known = [value for value in facts.values() if value]
-    return checkpoint_plan(known, len(plan), config["defaults"]["checkpoint"]["keep"])
+    return checkpoint_plan(known, len(plan), config.defaults.checkpoint.keep)
 
 
 def audit(answers: dict[str, str], root: str, plan: BudgetPlan,

@@ -27,6 +27,7 @@ def register(subparsers) -> None:
 
 def run_report(args: argparse.Namespace) -> int:
     """Handler of ``rgt report``."""
+    # lazy (--help imports every verb; all verbs' own modules together: 50 ms)
     from rgt.report.build import render_html, render_markdown, report_rows
 
     evidence = read_document(args.evidence, EVIDENCE_SCHEMA, "rgt evidence")

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 from pathlib import Path
+
+from rgt.base.errors import ConfigError
+from rgt.base.files import write_json
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -36,6 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_train(args: argparse.Namespace) -> int:
     """Handler of ``rgt train``."""
+    # lazy (--help imports every verb; all verbs' own modules together: 50 ms)
     from rgt.train.distributed import reports_dir_from_env, run_worker, world_from_env
 
     if args.probes:  # through the environment, so torchrun's workers see it too
@@ -49,48 +54,47 @@ def run_train(args: argparse.Namespace) -> int:
 
 
 def _train(args: argparse.Namespace, world) -> int:
+    # lazy (--help imports every verb): loads numpy, pydantic, yaml
     from rgt.config import load_config
     from rgt.plan.runplan import find_run
 
     config = load_config(args.config)
     spec = find_run(config, args.run_id)
-    runs, checkpoints = Path(config["paths"]["runs"]), Path(config["paths"]["checkpoints"])
+    runs, checkpoints = Path(config.paths.runs), Path(config.paths.checkpoints)
     host_audit = _read_host_audit(args.host_audit) if args.host_audit else None
-    train = spec.config["train"]
-    if not world.distributed and train["processes"] > 1:
+    train = spec.settings.train
+    if not world.distributed and train.processes > 1:
         return _launch(args, spec, runs, checkpoints)  # the launcher never imports torch
+    # lazy (--help imports every verb): loads numpy, pydantic, rich, torch, yaml
     from rgt.train.distributed import check_world, init_process_group
     from rgt.train.run import train_run
     from rgt.train.trainer import resolve_device
 
     if world.distributed:
-        check_world(world, train["processes"], spec.run_id)
-        init_process_group(world, train["process_group_timeout_s"],
-                           resolve_device(train["device"], world))
+        check_world(world, train.processes, spec.run_id)
+        init_process_group(world, train.process_group_timeout_s,
+                           resolve_device(train.device, world))
     return train_run(spec, runs, checkpoints, host_audit, world)
 
 
 def _launch(args: argparse.Namespace, spec, runs: Path, checkpoints: Path) -> int:
     """Start one worker per ``train.processes`` with torch's launcher and watch them."""
+    # lazy (--help imports every verb): loads numpy, pydantic, yaml
     from rgt.train.launcher import launch, launch_command
     from rgt.train.sealing import is_sealed
 
     if is_sealed(runs / spec.run_id, spec.run_id):
         print(f"[{spec.run_id}] already sealed in {runs / spec.run_id}: nothing to do")
         return 0
-    train = spec.config["train"]
-    print(f"[{spec.run_id}] launching {train['processes']} training processes "
-          f"(effective batch {train['batch_size'] * train['processes']})", flush=True)
-    command = launch_command(args.config, spec.run_id, train["processes"], args.host_audit)
-    return launch(command, checkpoints / spec.run_id, train["processes"],
-                  train["process_group_timeout_s"], train["threads"])
+    train = spec.settings.train
+    print(f"[{spec.run_id}] launching {train.processes} training processes "
+          f"(effective batch {train.batch_size * train.processes})", flush=True)
+    command = launch_command(args.config, spec.run_id, train.processes, args.host_audit)
+    return launch(command, checkpoints / spec.run_id, train.processes,
+                  train.process_group_timeout_s, train.threads)
 
 
 def _read_host_audit(path: str) -> dict:
-    import json
-
-    from rgt.base.errors import ConfigError
-
     try:
         return json.loads(Path(path).read_text())
     except (OSError, ValueError) as error:
@@ -100,8 +104,7 @@ def _read_host_audit(path: str) -> dict:
 
 def run_smoke(args: argparse.Namespace) -> int:
     """Handler of ``rgt smoke``."""
-    from rgt.base.errors import ConfigError
-    from rgt.base.files import write_json
+    # lazy (--help imports every verb): loads numpy, pydantic, rich, torch, yaml
     from rgt.config import load_config
     from rgt.plan.runplan import plan_runs
     from rgt.train.smoke import smoke_test

@@ -53,7 +53,7 @@ class World:
         """(stop, save) the same on every rank: any rank's stop request, rank 0's cadence."""
         if not self.distributed:
             return stop, save_due
-        import torch
+        import torch  # deferred: the launcher imports this module, never torch
         import torch.distributed as dist
 
         flags = torch.tensor([float(stop), float(save_due and self.is_main)],
@@ -86,7 +86,7 @@ class World:
         """Rank 0's integer, on every rank."""
         if not self.distributed:
             return value
-        import torch
+        import torch  # deferred: the launcher imports this module, never torch
         import torch.distributed as dist
 
         box = torch.tensor([value], dtype=torch.int64, device=collective_device(self))
@@ -116,7 +116,7 @@ def world_from_env(environ: dict | None = None) -> World:
 
 def collective_device(world: World) -> torch.device:
     """Where collective tensors live: the rank's GPU under NCCL, else the CPU."""
-    import torch
+    import torch  # deferred: the launcher imports this module, never torch
     import torch.distributed as dist
 
     if dist.is_initialized() and dist.get_backend() == "nccl":
@@ -155,7 +155,7 @@ def check_world(world: World, processes: int, run_id: str) -> None:
 def init_process_group(world: World, timeout_s: float, device: torch.device) -> None:
     """Join the process group: NCCL on CUDA, gloo on CPU, with an explicit timeout so a
     dead or hung rank ends every collective instead of blocking it forever."""
-    import torch
+    import torch  # deferred: the launcher imports this module, never torch
     import torch.distributed as dist
 
     backend = "nccl" if device.type == "cuda" else "gloo"

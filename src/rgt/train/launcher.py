@@ -10,6 +10,7 @@ a step, checkpoint and exit 75 — and so does the launcher.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import subprocess
@@ -90,8 +91,6 @@ def _die_with_parent():
     ranks then checkpoint and stop instead of training on, orphaned, beside a rerun."""
     if not sys.platform.startswith("linux"):
         return None
-    import ctypes
-
     libc = ctypes.CDLL(None, use_errno=True)
     pr_set_pdeathsig = 1
     return lambda: libc.prctl(pr_set_pdeathsig, signal.SIGTERM)

@@ -6,6 +6,8 @@ import logging
 import sys
 from pathlib import Path
 
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
 
 def run_logger(run_id: str, log_file: Path) -> logging.Logger:
     """A logger writing to the run's own log file (appended across attempts) and stdout."""
@@ -31,14 +33,6 @@ class TrainingProgress:
     def __init__(self, label: str, total_steps: int, start_step: int):
         self._bar = None
         if sys.stdout.isatty():
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeRemainingColumn,
-            )
-
             self._bar = Progress(TextColumn("{task.description}"), BarColumn(),
                                  MofNCompleteColumn(), TextColumn("loss {task.fields[loss]}"),
                                  TimeRemainingColumn(), transient=True)

@@ -18,6 +18,7 @@ from pathlib import Path
 import torch
 
 from rgt.base.errors import CheckpointError, DataError
+from rgt.base.files import write_json
 from rgt.data import load_dataset, make_split, split_sha256
 from rgt.plan.runplan import RunSpec
 from rgt.train.cadence import Cadence
@@ -58,10 +59,10 @@ def train_run(spec: RunSpec, runs_root: Path, checkpoints_root: Path,
         logger.info("already sealed in %s: nothing to do", run_dir)
         return 0
     started = time.time()
-    determinism = configure(spec.config["train"]["threads"])
-    trainer = Trainer(spec.config, *load_run_data(spec), spec.seed, world)
-    status = RunStatus(state_dir, trainer.total_steps, spec.config["checkpoint"][
-        "heartbeat_seconds"]) if world.is_main else _OtherRankStatus()
+    determinism = configure(spec.settings.train.threads)
+    trainer = Trainer(spec.settings, *load_run_data(spec), spec.seed, world)
+    status = RunStatus(state_dir, trainer.total_steps, spec.settings.checkpoint.heartbeat_seconds
+                       ) if world.is_main else _OtherRankStatus()
     try:
         finished, checkpoints = _train(spec, trainer, state_dir, status, logger)
     except BaseException as error:
@@ -82,11 +83,11 @@ def train_run(spec: RunSpec, runs_root: Path, checkpoints_root: Path,
 
 def load_run_data(spec: RunSpec):
     """The dataset and split of a planned run, checked against its pinned hashes."""
-    dataset = load_dataset(spec.config["data"])
+    dataset = load_dataset(spec.settings.data)
     if dataset.sha256() != spec.data_sha256:
         raise DataError(f"data of run {spec.run_id} changed since it was planned",
                         "rerun snakemake so the run is planned against the current data")
-    split = make_split(dataset, spec.config["data"]["split"])
+    split = make_split(dataset, spec.settings.data.split)
     if split_sha256(split) != spec.split_sha256:
         raise DataError(f"split of run {spec.run_id} does not match its pinned hash",
                         "rerun snakemake so the run is planned against the current split")
@@ -100,9 +101,9 @@ def _train(spec: RunSpec, trainer: Trainer, state_dir: Path, status: RunStatus,
     Returns only once the last checkpoint is durable: leaving the store's context waits for
     a background save in flight, whether training finished, was preempted or failed.
     """
-    ckpt = spec.config["checkpoint"]
-    store = CheckpointStore(state_dir, keep=ckpt["keep"])
-    cadence = Cadence(ckpt["mtbf_hours"], ckpt["every_steps"])
+    checkpoint = spec.settings.checkpoint
+    store = CheckpointStore(state_dir, keep=checkpoint.keep)
+    cadence = Cadence(checkpoint.mtbf_hours, checkpoint.every_steps)
     resumed = _resume(store, trainer, cadence, spec, logger)
     if not resumed and trainer.world.is_main and probes_enabled():
         _write_probes(trainer, state_dir, logger)
@@ -124,8 +125,6 @@ def _train(spec: RunSpec, trainer: Trainer, state_dir: Path, status: RunStatus,
 
 def _write_probes(trainer: Trainer, state_dir: Path, logger: logging.Logger) -> None:
     """The opt-in run-time probes on the first batch of a fresh run (they work on copies)."""
-    from rgt.base.files import write_json
-
     size = trainer.per_rank_batch
     inputs, labels = (trainer.train_x[:size].to(trainer.device),
                       trainer.train_y[:size].to(trainer.device))
@@ -204,7 +203,7 @@ class LoopHooks:
             self.progress.update(step, self.trainer.last_loss)
         if step % self.trainer.steps_per_epoch == 0 and self.trainer.history:
             self.logger.info("epoch %d/%d step %d/%d %s", self.trainer.epoch,
-                             self.trainer.train_config["epochs"], step,
+                             self.trainer.settings.train.epochs, step,
                              self.trainer.total_steps, _epoch_summary(self.trainer.history[-1]))
 
 

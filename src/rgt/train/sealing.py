@@ -13,6 +13,7 @@ from rgt.base.clock import utc_now
 from rgt.base.environment import git_state, package_versions
 from rgt.base.files import read_json
 from rgt.base.hashing import state_dict_sha256
+from rgt.config import thaw
 from rgt.plan.runplan import RunSpec
 
 SEALED_FILES = ("config.yaml", "train.csv", "model.pt", "run.json")
@@ -63,7 +64,7 @@ def run_record(spec: RunSpec, trainer, determinism: dict, started: float, attemp
     return {
         "schema": "rgt/run/v1", "run_id": spec.run_id, "exp_id": spec.exp_id,
         "variant": spec.variant, "seed": spec.seed, "baseline_variant": spec.baseline_variant,
-        "variant_overrides": spec.variant_overrides, "config_digest": spec.config_digest,
+        "variant_overrides": thaw(spec.variant_overrides), "config_digest": spec.config_digest,
         "code_sha256": spec.code_sha256, "code_commit": commit, "code_dirty": dirty,
         "data_sha256": spec.data_sha256, "split_sha256": spec.split_sha256,
         "split_sizes": trainer.split_sizes, "world_size": trainer.world.size,

@@ -13,9 +13,14 @@ import math
 import sys
 import time
 
+import torch
+
 from rgt.base.errors import RgtError, TrainingDiverged
+from rgt.config import Settings
 from rgt.plan.runplan import RunSpec
 from rgt.train import probes
+from rgt.train.run import load_run_data
+from rgt.train.trainer import Trainer
 
 
 class SmokeFailure(RgtError):
@@ -24,17 +29,14 @@ class SmokeFailure(RgtError):
 
 def smoke_test(spec: RunSpec, steps: int = 2) -> dict:
     """Build data and model for ``spec`` on the CPU; run ``steps`` optimizer steps, then probes."""
-    from rgt.train.run import load_run_data
-    from rgt.train.trainer import Trainer
-
     started = time.perf_counter()
-    config = {**spec.config, "train": {**spec.config["train"], "device": "cpu"}}
+    settings = on_cpu(spec.settings)
     label = f"smoke test of {spec.exp_id}/{spec.variant}"
     trainer = None
     try:
         # Every loss read at once: a non-finite one stops the gate before its step is applied,
         # so the probes below still see the weights that produced it.
-        trainer = Trainer(config, *load_run_data(spec), spec.seed, loss_read_steps=1)
+        trainer = Trainer(settings, *load_run_data(spec), spec.seed, loss_read_steps=1)
         losses = [trainer.train_step().item() for _ in range(min(steps, trainer.total_steps))]
     except TrainingDiverged as error:
         raise _diverged(label, trainer, error) from error
@@ -46,7 +48,7 @@ def smoke_test(spec: RunSpec, steps: int = 2) -> dict:
                            ) from error
     _check_losses(label, losses)
     results = probes.run_probes(trainer.model, trainer.optimizer, probe_batch(trainer),
-                                configured_lr=config["train"].get("lr"))
+                                configured_lr=settings.train.lr)
     _gate(label, results)
     advisories = advisory_lines(results)
     for line in advisories:
@@ -62,8 +64,6 @@ def state_facts(model, optimizer) -> dict:
     """The sizes a checkpoint of this variant is made of, for the host audit to plan disk with
     (the controller never builds the model): parameter count and bytes, and the bytes of the
     whole training state (weights, buffers, optimizer state) as it stands."""
-    import torch
-
     def tensors(value):
         if torch.is_tensor(value):
             yield value
@@ -80,19 +80,21 @@ def state_facts(model, optimizer) -> dict:
 
 def measure_state(spec: RunSpec) -> dict:
     """``state_facts`` of a variant without a smoke record: build it on the CPU, one step."""
-    from rgt.train.run import load_run_data
-    from rgt.train.trainer import Trainer
-
-    config = {**spec.config, "train": {**spec.config["train"], "device": "cpu"}}
-    trainer = Trainer(config, *load_run_data(spec), spec.seed)
+    trainer = Trainer(on_cpu(spec.settings), *load_run_data(spec), spec.seed)
     if trainer.total_steps:
         trainer.train_step()  # the optimizer's state exists from its first step on
     return state_facts(trainer.model, trainer.optimizer)
 
 
+def on_cpu(settings: Settings) -> Settings:
+    """The same settings on the CPU (the smoke gate never needs, nor bills, a GPU)."""
+    return settings.model_copy(update={"train": settings.train.model_copy(
+        update={"device": "cpu"})})
+
+
 def probe_batch(trainer):
     """The first ``batch_size`` training samples, on the trainer's device."""
-    size = trainer.train_config["batch_size"]
+    size = trainer.per_rank_batch
     return (trainer.train_x[:size].to(trainer.device), trainer.train_y[:size].to(trainer.device))
 
 

@@ -25,6 +25,7 @@ import torch.nn.functional as F
 
 from rgt.base.errors import TrainingDiverged
 from rgt.base.hashing import digest_json
+from rgt.config import Settings
 from rgt.data import Dataset, positions
 from rgt.models import build_model
 from rgt.train.determinism import capture_rng, epoch_order, restore_rng, seed_everything
@@ -59,27 +60,26 @@ class Trainer:
     global batch of ``batch_size * world.size`` samples (``batch_size`` is per rank).
     """
 
-    def __init__(self, config: dict, dataset: Dataset, split: dict, seed: int,
+    def __init__(self, settings: Settings, dataset: Dataset, split: dict, seed: int,
                  world: World = SINGLE, loss_read_steps: int = LOSS_READ_STEPS):
-        self.config = config
-        self.train_config = config["train"]
+        self.settings = settings
         self.seed = seed
         self.world = world
         self.loss_read_steps = max(1, loss_read_steps)
-        self.device = resolve_device(self.train_config.get("device", "auto"), world)
+        self.device = resolve_device(settings.train.device, world)
         self.train_x, self.train_y = _placed(*split_tensors(dataset, split["train"]),
                                              self.device)
         self.val_x, self.val_y = split_tensors(dataset, split["val"])
         self.split_sizes = {name: len(ids) for name, ids in split.items()}
         seed_everything(seed)
-        self.model = build_model(config["model"], dataset.inputs.shape[1:],
+        self.model = build_model(settings.model, dataset.inputs.shape[1:],
                                  dataset.num_classes).to(self.device)
         if world.distributed:  # same initial weights everywhere, then a stream per rank
             seed_everything(rank_seed(seed, world.rank))
         self.net = world.wrap(self.model, self.device)  # what trains; self.model is saved
         self.optimizer = self._make_optimizer()
         self.steps_per_epoch = math.ceil(len(self.train_y) / self.effective_batch)
-        self.total_steps = self.train_config["epochs"] * self.steps_per_epoch
+        self.total_steps = settings.train.epochs * self.steps_per_epoch
         self.scheduler = self._make_scheduler()
         self._reset_position()
 
@@ -89,27 +89,27 @@ class Trainer:
         self._unread: list[tuple[int, torch.Tensor]] = []  # (step, its loss on the device)
         self.last_loss: float | None = None  # the newest loss read from the device
         self.history: list[dict] = []
-        self.selection = {"metric": self.config["selection"]["metric"], "value": None,
+        self.selection = {"metric": self.settings.selection.metric, "value": None,
                           "step": None, "epoch": None, "model": None}
         self._order: tuple[int, torch.Tensor] | None = None
 
     def _make_optimizer(self) -> torch.optim.Optimizer:
-        cfg = self.train_config
-        if cfg["optimizer"] == "sgd":
-            return torch.optim.SGD(self.model.parameters(), lr=cfg["lr"], momentum=0.9,
-                                   weight_decay=cfg["weight_decay"])
-        return torch.optim.Adam(self.model.parameters(), lr=cfg["lr"],
-                                weight_decay=cfg["weight_decay"])
+        train = self.settings.train
+        if train.optimizer == "sgd":
+            return torch.optim.SGD(self.model.parameters(), lr=train.lr, momentum=0.9,
+                                   weight_decay=train.weight_decay)
+        return torch.optim.Adam(self.model.parameters(), lr=train.lr,
+                                weight_decay=train.weight_decay)
 
     def _make_scheduler(self) -> torch.optim.lr_scheduler.LRScheduler:
-        if self.train_config["scheduler"] == "cosine":
+        if self.settings.train.scheduler == "cosine":
             return torch.optim.lr_scheduler.CosineAnnealingLR(self.optimizer, self.total_steps)
         return torch.optim.lr_scheduler.LambdaLR(self.optimizer, lambda _: 1.0)
 
     @property
     def per_rank_batch(self) -> int:
         """Samples per rank per step (``train.batch_size``)."""
-        return self.train_config["batch_size"]
+        return self.settings.train.batch_size
 
     @property
     def effective_batch(self) -> int:
@@ -132,7 +132,7 @@ class Trainer:
             "step": self.step, "epoch": self.epoch, "batch_in_epoch": self.batch_in_epoch,
             "epoch_loss": list(self.epoch_loss),
             "rng": capture_rng(),
-            "config_digest": digest_json(self.config),
+            "config_digest": digest_json(self.settings.to_dict()),
             "history": [dict(row) for row in self.history],
             "selection": dict(self.selection),
         } | self._rank_rng()

@@ -19,6 +19,7 @@ prints the full table.
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 from collections.abc import Callable
@@ -26,6 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import yaml
 
 from rgt.verify.compare import Comparison, compare_experiment
 from rgt.verify.experiments import group_experiments
@@ -167,12 +171,6 @@ def landed_documents(exp_id: str, variant: str, seed: int, value: float) -> dict
 def write_landed(runs_dir: Path, runs: list[Run]) -> None:
     """Write ``runs`` as finished run directories ``rgt verify`` audits (with a small
     ``predictions.parquet``: the simulated metric has no predictions-based check)."""
-    import json
-
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-    import yaml
-
     rows = pa.table({"split": ["val", "test"], "sample_id": [0, 0], "label": [0, 1],
                      "prediction": [0, 1], "scores": [[0.9, 0.1], [0.1, 0.9]]})
     for run in runs:

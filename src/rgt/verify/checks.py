@@ -10,7 +10,7 @@ import numpy as np
 from rgt.verify.controls import metrics_by_view, shuffle_control_findings
 from rgt.verify.findings import ClaimIndex, Finding
 from rgt.verify.metric_kinds import PROBABILISTIC, TOP1
-from rgt.verify.predictions import Predictions
+from rgt.verify.predictions import NO_RECORDS, Predictions
 from rgt.verify.runs import Run
 
 ACCURACY_TOLERANCE = 1e-9
@@ -33,7 +33,8 @@ def run_label(run: Run) -> str:
 
 
 def rederive_findings(run: Run, predictions: Predictions, claims: ClaimIndex) -> list[Finding]:
-    """Recompute accuracy and loss (and n) per split from the per-sample predictions."""
+    """Recompute each metric (and its n) per split from the per-sample records, where the
+    records hold what the metric needs."""
     findings = []
     for entry in run.metrics():
         name, split = entry.get("name"), entry.get("split")
@@ -41,34 +42,55 @@ def rederive_findings(run: Run, predictions: Predictions, claims: ClaimIndex) ->
         affected = claims.claims_for(run.exp_id, run.variant, name, split)
         if _non_finite(entry.get("value")):
             continue  # a non-finite-metric finding names it
-        if recompute is None:
-            findings.append(Finding("not-rederivable", "info", run.run_id,
-                                    f"{run_label(run)}: no re-derivation for metric {name!r}",
-                                    affected))
-            continue
         rows = predictions.select(split)
-        value, n = recompute(rows), len(rows.label)
-        if not (_value_matches(name, entry.get("value"), value) and entry.get("n") == n):
+        value = recompute(rows) if recompute else None
+        if value is None:
+            findings.append(Finding("not-rederivable", "info", run.run_id,
+                                    f"{run_label(run)}: {name}/{split} "
+                                    f"{_why_not_rederivable(name, predictions)}", affected))
+            continue
+        if not (_value_matches(name, entry.get("value"), value) and _n_matches(entry, rows)):
             detail = (f"{run_label(run)}: {name}/{split} stored {entry.get('value')!r} "
-                      f"(n={entry.get('n')!r}), recomputed {value!r} (n={n}) from predictions")
+                      f"(n={entry.get('n')!r}), recomputed {value!r} (n={len(rows)}) from "
+                      f"the per-sample records")
             findings.append(Finding("rederive-mismatch", "error", run.run_id, detail, affected))
     return findings
 
 
-def recompute_accuracy(rows: Predictions) -> float:
-    """mean(prediction == label); NaN for an empty split."""
-    return float(np.mean(rows.prediction == rows.label)) if len(rows.label) else math.nan
+def _why_not_rederivable(name: str, predictions: Predictions) -> str:
+    if name not in REDERIVERS:
+        return "has no re-derivation rule (accuracy, loss and perplexity have one)"
+    if predictions is NO_RECORDS:
+        return "cannot be re-derived: the run wrote no predictions.parquet"
+    return "cannot be re-derived: the per-sample records lack the columns it needs"
 
 
-def recompute_loss(rows: Predictions) -> float:
-    """Mean cross-entropy from the softmax scores: mean of -log(score[label])."""
+def _n_matches(entry: dict, rows: Predictions) -> bool:
+    """n counts the rows, or the predictions they stand for (tokens); unset n is not checked."""
+    n = entry.get("n")
+    return n is None or n in (len(rows), int(rows.weights().sum()))
+
+
+def recompute_accuracy(rows: Predictions) -> float | None:
+    """mean(prediction == label) (or of ``correct``); NaN for an empty split."""
+    flags = rows.correct_flags()
+    if flags is None:
+        return None
+    return float(np.mean(flags)) if len(flags) else math.nan
+
+
+def recompute_loss(rows: Predictions) -> float | None:
+    """Mean NLL of the true labels per prediction: sum of -log p(label) over their count."""
     nll = rows.true_label_nll()
-    return math.nan if nll is None else float(np.mean(nll))
+    if nll is None:
+        return None
+    return float(nll.sum() / rows.weights().sum()) if len(nll) else math.nan
 
 
-def recompute_perplexity(rows: Predictions) -> float:
-    """exp(mean NLL of the true labels): the perplexity of the scored rows."""
-    return math.exp(recompute_loss(rows))
+def recompute_perplexity(rows: Predictions) -> float | None:
+    """exp(mean NLL of the true labels): the perplexity of the records."""
+    loss = recompute_loss(rows)
+    return None if loss is None else math.exp(loss)
 
 
 REDERIVERS = {"accuracy": recompute_accuracy, "loss": recompute_loss,
@@ -103,7 +125,7 @@ def collapsed_views(run: Run, predictions: Predictions) -> dict[str, str]:
     a constant: top-1 predictions near-constant at the majority rate, or probabilities that give
     the true labels no more than the label frequencies would."""
     test = predictions.select("test")
-    if len(test.label) < 2 or predictions.n_classes < 2:
+    if len(test) < 2 or test.label is None or predictions.n_classes < 2:
         return {}
     found = {view: COLLAPSE_RULES[view](test, predictions.n_classes)
              for view in metrics_by_view(run)}
@@ -112,6 +134,8 @@ def collapsed_views(run: Run, predictions: Predictions) -> dict[str, str]:
 
 def top1_collapse(test: Predictions, n_classes: int) -> str | None:
     """Near-constant argmax predictions (entropy < 10% of the labels') at the majority rate."""
+    if test.prediction is None:
+        return None
     labels = np.bincount(test.label[test.label >= 0], minlength=n_classes)
     label_entropy = _entropy(labels)
     if np.count_nonzero(labels) < 2:
@@ -132,7 +156,7 @@ def probabilistic_collapse(test: Predictions, n_classes: int) -> str | None:
     """Mean NLL of the true labels no lower than the entropy of the test labels themselves
     (the loss of always predicting the test set's own label frequencies)."""
     nll = test.true_label_nll()
-    if nll is None:
+    if nll is None or test.tokens is not None:  # per-sequence rows have no single label
         return None
     label_entropy = _entropy(np.bincount(test.label[test.label >= 0], minlength=n_classes))
     if float(np.mean(nll)) < label_entropy:
@@ -194,5 +218,32 @@ def run_findings(run: Run, predictions: Predictions, claims: ClaimIndex) -> list
     collapsed = collapsed_views(run, predictions)
     findings += collapse_findings(run, collapsed, claims)
     findings += shuffle_control_findings(run, predictions, claims, skip_views=set(collapsed))
-    optional = (stale_checkpoint_finding(run, claims), selection_on_test_finding(run, claims))
+    optional = (stale_checkpoint_finding(run, claims), selection_on_test_finding(run, claims),
+                unavailable_checks_finding(run, predictions))
     return findings + [finding for finding in optional if finding is not None]
+
+
+def unavailable_checks_finding(run: Run, predictions: Predictions) -> Finding | None:
+    """One ``checks-unavailable`` note naming the per-sample checks the records cannot serve."""
+    views = metrics_by_view(run)
+    if predictions is NO_RECORDS:
+        missing = ["re-derivation, collapse and the label-shuffled control (the run wrote no "
+                   "predictions.parquet)"]
+    else:
+        missing = [f"{check} of {', '.join(views[view])} (no {columns} columns)"
+                   for view, check, columns, usable in _NEEDS
+                   if view in views and not usable(predictions)]
+    if not missing:
+        return None
+    return Finding("checks-unavailable", "info", run.run_id,
+                   f"{run_label(run)}: not run: {'; '.join(missing)}")
+
+
+_NEEDS = (
+    (TOP1, "collapse and the label-shuffled control", "`prediction` + `label`",
+     lambda p: p.has_top1),
+    (PROBABILISTIC, "collapse", "`label` + `nll` or `scores` (one label a row)",
+     lambda p: p.label is not None and p.tokens is None and p.true_label_nll() is not None),
+    (PROBABILISTIC, "the label-shuffled control", "`label` + `scores`",
+     lambda p: p.label is not None and p.scores is not None),
+)

@@ -20,6 +20,7 @@ from rgt.verify.settings import (
     parse_min_effect,
     settings_from_config,
 )
+from rgt.verify.summary import verdict_line
 
 SMOKE_DIR = str(PurePosixPath(smoke_record("any")).parent)
 DEFAULT_CONFIG = "config/config.yaml"
@@ -64,10 +65,9 @@ def register(subparsers) -> None:
 def run_verify(args: argparse.Namespace) -> int:
     """Run the audit, write both reports and print one verdict line per comparison; 0 whatever
     the findings."""
+    # lazy (--help imports every verb): loads matplotlib, numpy, pyarrow, pydantic, scipy, yaml
     from rgt.verify.audit import audit_runs
     from rgt.verify.report import write_report
-    from rgt.verify.summary import verdict_line
-
     audit = audit_runs(args.runs, verify_settings(args), args.only, args.smoke_dir)
     write_report(audit, args.json, args.md)
     for comparison in audit.comparisons:
@@ -92,9 +92,10 @@ def verify_settings(args: argparse.Namespace) -> Settings:
 def _config_settings(config_file: str | None) -> Settings:
     if config_file is None and not Path(DEFAULT_CONFIG).is_file():
         return Settings()
-    from rgt.config import load_config  # yaml + jsonschema: only when a config is read
+    # lazy (--help imports every verb): loads pydantic, yaml
+    from rgt.config import load_config
 
-    return settings_from_config(load_config(config_file or DEFAULT_CONFIG)["verify"])
+    return settings_from_config(load_config(config_file or DEFAULT_CONFIG).verify)
 
 
 def _min_effect_override(text: str) -> tuple[str, MinEffect]:

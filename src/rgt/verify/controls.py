@@ -67,7 +67,7 @@ def shuffle_p_value(prediction: np.ndarray, label: np.ndarray, seed: int) -> flo
 def shuffle_nll_p_value(rows: Predictions, seed: int) -> tuple[float, float, float] | None:
     """(p, real mean NLL, control mean NLL): the real NLL against shuffled labels' NLL, one-sided;
     None without scores for every label."""
-    real = rows.true_label_nll()
+    real = rows.true_label_nll() if rows.scores is not None else None
     if real is None:
         return None
     shuffled = _shuffled_labels(rows.label, seed)
@@ -82,13 +82,13 @@ def shuffle_control_findings(run: Run, predictions: Predictions, claims: ClaimIn
     """The rules of the module docstring on the run's test outputs, per view of its metrics."""
     test = predictions.select("test")
     n_classes = predictions.n_classes
-    if len(test.label) < 2 or n_classes < 2:
+    if len(test) < 2 or test.label is None or n_classes < 2:
         return []
     views = metrics_by_view(run)
     findings = []
-    if TOP1 in views and TOP1 not in skip_views:
+    if TOP1 in views and TOP1 not in skip_views and test.has_top1:
         findings += _top1_control(run, test, n_classes, _affected(run, claims, views[TOP1]))
-    if PROBABILISTIC in views and PROBABILISTIC not in skip_views:
+    if PROBABILISTIC in views and PROBABILISTIC not in skip_views and test.scores is not None:
         findings += _nll_control(run, test, _affected(run, claims, views[PROBABILISTIC]))
     return findings
 

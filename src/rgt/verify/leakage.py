@@ -24,6 +24,7 @@ from itertools import combinations
 
 import numpy as np
 
+from rgt.config import DataSettings
 from rgt.data import load_dataset, make_split, positions, split_sha256
 from rgt.verify.findings import ClaimIndex, Finding
 from rgt.verify.runs import Run
@@ -51,8 +52,9 @@ def _group_findings(data: dict, runs: list[Run], claims: ClaimIndex) -> list[Fin
     affected = tuple(c for run in runs for c in claims.claims_for(run.exp_id, run.variant))
     subject = f"data {data['name']} split {json.dumps(data['split'], sort_keys=True)}"
     try:
-        dataset = load_dataset(data)
-        split = make_split(dataset, data["split"])
+        settings = DataSettings.model_validate(data)  # a sealed run's record, read back
+        dataset = load_dataset(settings)
+        split = make_split(dataset, settings.split)
     except Exception as error:  # a user's dataset plugin may fail in any way; disclose it
         return [Finding("leakage-unchecked", "info", subject,
                         f"the dataset could not be rebuilt ({type(error).__name__}: {error}); "

@@ -8,6 +8,7 @@ import io
 import re
 
 import numpy as np
+from matplotlib.figure import Figure
 
 from rgt.verify.compare import Comparison
 from rgt.verify.metric_kinds import format_difference, is_proportion
@@ -26,8 +27,6 @@ def plot_filename(comparison: Comparison) -> str:
 
 def render_plot(comparison: Comparison) -> bytes:
     """The comparison's plot as PNG bytes (Agg, no pyplot state, no timestamp metadata)."""
-    from matplotlib.figure import Figure
-
     figure = Figure(figsize=(6.4, 3.4), dpi=100)
     seeds_axes, diff_axes = figure.subplots(1, 2, width_ratios=[2, 1])
     scale = 100.0 if is_proportion(comparison.metric) else 1.0

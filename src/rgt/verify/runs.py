@@ -7,10 +7,13 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
+
 from rgt.base.errors import RunStateError
 from rgt.plan.rundirs import run_directories
 
-EVALUATED_FILES = ("results.json", "config.yaml", "predictions.parquet")
+# predictions.parquet is optional: without it the per-sample checks are reported as not run.
+EVALUATED_FILES = ("results.json", "config.yaml")
 
 
 @dataclass(frozen=True)
@@ -123,8 +126,6 @@ def read_json(path: Path) -> dict:
 
 def read_yaml(path: Path) -> dict:
     """A YAML mapping from ``path``; a corrupt file is a ``RunStateError`` naming the file."""
-    import yaml
-
     try:
         # libyaml's loader when present: the pure-Python one is most of the cost of a large audit
         loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

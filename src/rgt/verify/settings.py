@@ -14,8 +14,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from rgt.base.errors import ConfigError
+
+if TYPE_CHECKING:  # its type only: `rgt verify --help` must not import yaml and pydantic
+    from rgt.config import VerifySection
 
 PAIRINGS = ("unpaired", "paired")
 MULTIPLICITY = ("holm", "bh", "none")
@@ -91,13 +95,12 @@ class Settings:
         return Settings(merged, self.pairing, self.multiplicity)
 
 
-def settings_from_config(section: Mapping) -> Settings:
+def settings_from_config(section: VerifySection) -> Settings:
     """``Settings`` from a validated config's ``verify:`` section; ``ConfigError`` on a bad
     min effect."""
     try:
         min_effects = {metric: parse_min_effect(value, f"verify.min_effect.{metric}")
-                       for metric, value in (section.get("min_effect") or {}).items()}
+                       for metric, value in section.min_effect.items()}
     except ValueError as error:
         raise ConfigError(str(error), "fix that value in the config's verify section") from None
-    return Settings(MappingProxyType(min_effects), section.get("pairing", "unpaired"),
-                    section.get("multiplicity", "holm"))
+    return Settings(MappingProxyType(min_effects), section.pairing, section.multiplicity)

@@ -11,19 +11,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from rgt.base.errors import RunStateError
+from rgt.plan.runplan import variant_smoke_id
 from rgt.verify.findings import ClaimIndex, Finding
 from rgt.verify.runs import Run, read_json
 
 
 def smoke_id_of(run: Run) -> str | None:
     """The smoke id of the run's variant, or None when ``run.json`` lacks the hashes."""
-    from rgt.plan.runplan import RunSpec
-
-    hashes = [run.meta.get(key) for key in ("code_sha256", "data_sha256", "split_sha256")]
+    hashes = tuple(run.meta.get(key) for key in ("code_sha256", "data_sha256", "split_sha256"))
     if not all(isinstance(value, str) for value in hashes):
         return None
-    return RunSpec(run.run_id, run.exp_id, run.variant, run.seed, run.baseline_variant,
-                   run.config, run.variant_overrides, *hashes).smoke_id
+    return variant_smoke_id(run.config, run.exp_id, run.variant, hashes)
 
 
 def probe_findings(runs: tuple[Run, ...], smoke_dir: str | Path | None,

@@ -21,8 +21,10 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
+from scipy import optimize, stats
 
 ALPHA = 0.05
 POWER = 0.8
@@ -77,8 +79,6 @@ def welch_test(candidate: Summary, baseline: Summary, sign: int) -> TestResult |
     """Welch's unequal-variance t test; None below two seeds a side or with no spread at all."""
     if candidate.n < 2 or baseline.n < 2 or (candidate.constant and baseline.constant):
         return None
-    from scipy import stats
-
     cand, base = sign * np.asarray(candidate.values), sign * np.asarray(baseline.values)
     with warnings.catch_warnings():
         # scipy warns about "catastrophic cancellation" when one side's seeds are all equal;
@@ -95,8 +95,6 @@ def paired_test(candidate: Summary, baseline: Summary, sign: int) -> TestResult 
     diffs = np.asarray([sign * (cand[seed] - base[seed]) for seed in shared])
     if len(diffs) < 2 or np.ptp(diffs) == 0:
         return None
-    from scipy import stats
-
     result = stats.ttest_1samp(diffs, 0.0)
     return _test_result(PAIRED, float(np.mean(diffs)), result, n_pairs=len(diffs))
 
@@ -139,8 +137,6 @@ class Design:
 
     def power(self, effect: float, n_base: int, n_cand: int) -> float:
         """Two-sided power of the t test at ``effect`` (noncentral t)."""
-        from scipy import stats
-
         se, df = self.standard_error(n_base, n_cand)
         if df < 1 or se <= 0:
             return 0.0 if df < 1 else 1.0
@@ -153,8 +149,6 @@ class Design:
 
     def mde(self, n_base: int, n_cand: int) -> float | None:
         """The effect detected with probability ``POWER`` at these seed counts."""
-        from scipy import optimize, stats
-
         se, df = self.standard_error(n_base, n_cand)
         if df < 1 or se <= 0:
             return None
@@ -167,8 +161,6 @@ class Design:
         """Smallest n per variant with power >= ``POWER`` at ``effect``; None past the cap."""
         if effect <= 0 or self.sd <= 0:
             return None
-        from statistics import NormalDist
-
         z = NormalDist().inv_cdf(1 - ALPHA / 2) + NormalDist().inv_cdf(POWER)
         n = max(2, math.ceil((2 - self.paired) * (z * self.sd / effect) ** 2))
         while n <= SEEDS_CAP and self.power(effect, n, n) < POWER:
@@ -182,8 +174,6 @@ def mean_interval(summary: Summary) -> tuple[float, float] | None:
     """95% Student-t interval of one variant's mean (for plots), None below two seeds."""
     if summary.n < 2:
         return None
-    from scipy import stats
-
     half = stats.t.ppf(1 - ALPHA / 2, summary.n - 1) * summary.std / math.sqrt(summary.n)
     return summary.mean - half, summary.mean + half
 
@@ -200,8 +190,6 @@ def holm(p_values: list[float]) -> list[float]:
 
 def benjamini_hochberg(p_values: list[float]) -> list[float]:
     """Benjamini-Hochberg adjusted p-values (false discovery rate), in the input order."""
-    from scipy import stats
-
     return [float(p) for p in stats.false_discovery_control(p_values, method="bh")]
 
 

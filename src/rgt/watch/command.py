@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import json
+import time
+from pathlib import Path
 
-from rgt.base.errors import ConfigError
-from rgt.hosts import add_host_options
+from rgt.base.errors import ConfigError, RgtError
+from rgt.hosts import EXAMPLE, add_host_options
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -46,8 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_watch(args: argparse.Namespace) -> int:
     """Handler of ``rgt watch``."""
-    from pathlib import Path
-
+    # lazy (--help imports every verb): loads paramiko, rich, yaml
     from rgt.controller.show import controller_line
     from rgt.watch.poll import HostPoller
 
@@ -59,7 +61,7 @@ def run_watch(args: argparse.Namespace) -> int:
     # A project with only a local detached controller (no hosts yet) still has something to show.
     hosts = selected_hosts(args.hosts, args.host,
                            allow_none=controller_line(Path.cwd()) is not None)
-    poller = HostPoller(hosts, args.ssh_config, Path.cwd())
+    poller = HostPoller(hosts, args.ssh_config, Path.cwd(), checkpoints_root(Path.cwd()))
     try:
         if args.once:
             return _print_once(poller.refresh(), args.json)
@@ -68,10 +70,23 @@ def run_watch(args: argparse.Namespace) -> int:
         poller.close()
 
 
+def checkpoints_root(project: Path) -> Path:
+    """The project's local checkpoint directory, where the mirrors are (``paths.checkpoints``;
+    the default when the config cannot be read: watching must not need a valid config)."""
+    # lazy (--help imports every verb): loads pydantic, yaml
+    from rgt.config import load_config
+
+    try:
+        return project / load_config(project / "config" / "config.yaml").paths.checkpoints
+    except (RgtError, OSError):
+        return project / "checkpoints"
+
+
 def selected_hosts(path: str, aliases: list[str] | None, allow_none: bool = False) -> list:
     """The registered hosts to watch: all of ``path``, or the named ones (each registered);
     none registered is an error unless ``allow_none``."""
-    from rgt.hosts import EXAMPLE, host_entry, load_hosts
+    # lazy (--help imports every verb): loads jsonschema, yaml
+    from rgt.hosts.registry import host_entry, load_hosts
 
     if aliases:
         return [host_entry(alias, path) for alias in dict.fromkeys(aliases)]
@@ -83,9 +98,7 @@ def selected_hosts(path: str, aliases: list[str] | None, allow_none: bool = Fals
 
 
 def _print_once(rows: list[dict], as_json: bool) -> int:
-    import json
-    from pathlib import Path
-
+    # lazy (--help imports every verb): loads rich
     from rich.console import Console
 
     from rgt.controller.show import controller_line
@@ -103,8 +116,7 @@ def _print_once(rows: list[dict], as_json: bool) -> int:
 
 
 def _live(poller, interval: float) -> int:
-    import time
-
+    # lazy (--help imports every verb): loads rich
     from rich.live import Live
 
     from rgt.controller.show import controller_line
@@ -123,6 +135,7 @@ def _live(poller, interval: float) -> int:
 
 def run_watchdog_verb(args: argparse.Namespace) -> int:
     """Handler of ``rgt watchdog``."""
+    # lazy (--help imports every verb; all verbs' own modules together: 50 ms)
     from rgt.watch.watchdog import Settings, run_watchdog
 
     for name in ("interval", "idle_alarm_after", "stall_after"):

@@ -8,19 +8,6 @@ from pathlib import Path
 from rgt.mirror.record import read_mirror, work_at_risk
 
 
-def checkpoints_root(project: Path) -> Path:
-    """The project's local checkpoint directory (``paths.checkpoints``; the default if the
-    config cannot be read: watching must not need a valid config)."""
-    from rgt.base.errors import RgtError
-    from rgt.config import load_config
-
-    try:
-        return Path(project) / load_config(Path(project) / "config" / "config.yaml")[
-            "paths"]["checkpoints"]
-    except (RgtError, OSError, KeyError):
-        return Path(project) / "checkpoints"
-
-
 def add_mirror_columns(rows: list[dict], root: Path) -> list[dict]:
     """Each run row gains ``mirror_*`` and ``at_risk_*`` keys (None without a mirror)."""
     for row in rows:

@@ -14,7 +14,7 @@ from rgt.base.errors import RgtError
 from rgt.hosts import HostEntry
 from rgt.remote.ssh import RemoteHost, resolve_host
 from rgt.watch.collect import Snapshot, SnapshotError, parse_snapshot, snapshot_script
-from rgt.watch.mirrors import add_mirror_columns, checkpoints_root
+from rgt.watch.mirrors import add_mirror_columns
 from rgt.watch.rows import Previous, host_rows, unreachable_row
 
 CONNECT_TIMEOUT_S = 10
@@ -24,7 +24,9 @@ COMMAND_TIMEOUT_S = 30
 class HostPoller:
     """Keeps one connection per host and turns each refresh into rows."""
 
-    def __init__(self, entries: list[HostEntry], ssh_config: str | None, project: Path):
+    def __init__(self, entries: list[HostEntry], ssh_config: str | None, project: Path,
+                 mirrors: Path):
+        """``mirrors``: the local directory of the runs' mirrored checkpoints."""
         self.entries = entries
         self.project = Path(project)
         # Resolved up front: a typo in an alias is the user's to fix, not an unreachable host.
@@ -32,7 +34,7 @@ class HostPoller:
                                               connect_timeout=CONNECT_TIMEOUT_S, retries=0)
                       for entry in entries}
         self.previous: Previous = {}
-        self.mirrors = checkpoints_root(self.project)  # read once: refreshes are a hot loop
+        self.mirrors = Path(mirrors)
 
     def refresh(self) -> list[dict]:
         """Every host's rows, in the order the hosts were given."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from rgt.doctor.checks.astutil import Module
 
-FAMILIES = ("data", "distributed", "checkpoint", "convergence", "optimizer")
+FAMILIES = ("data", "distributed", "checkpoint", "convergence", "optimizer", "memory")
 ERROR, WARNING = "error", "warning"
 
 

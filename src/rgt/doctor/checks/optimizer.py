@@ -1,11 +1,23 @@
-"""Optimizer-loop checks: device order (O2), scheduler order (O8), accumulation scaling (O9)."""
+"""Optimizer-loop checks: device order (O2), zero_grad in the loop (O4), scheduler order (O8),
+accumulation scaling (O9)."""
 
 from __future__ import annotations
 
 import ast
 
-from rgt.doctor.checks import check
-from rgt.doctor.checks.astutil import LOOPS, Module, assigned_from, dotted, method_calls, scopes
+from rgt.doctor.checks import ERROR, check
+from rgt.doctor.checks.astutil import (
+    Module,
+    assigned_anywhere,
+    assigned_from,
+    backward_tensors,
+    dotted,
+    innermost,
+    loops,
+    method_calls,
+    scopes,
+    training_loops,
+)
 
 
 def _is_optimizer(module: Module, value: ast.AST) -> bool:
@@ -20,9 +32,9 @@ def _is_scheduler(module: Module, value: ast.AST) -> bool:
 
 def _roles(module: Module) -> tuple[set[str], set[str]]:
     """Names bound to optimizers and to schedulers anywhere in the file."""
-    optimizers = set(assigned_from(module.tree, lambda v: _is_optimizer(module, v)))
-    schedulers = set(assigned_from(module.tree, lambda v: _is_scheduler(module, v)))
-    return optimizers, schedulers
+    return module.once("roles", lambda m: (
+        set(assigned_anywhere(m, lambda v: _is_optimizer(m, v))),
+        set(assigned_anywhere(m, lambda v: _is_scheduler(m, v)))))
 
 
 def _parameters_owner(call: ast.Call) -> str | None:
@@ -50,8 +62,42 @@ def optimizer_before_device(module: Module):
 
 
 def _steps(loop: ast.AST, names: set[str], hint: str) -> list[int]:
-    return sorted(call.lineno for call, receiver in method_calls(loop, "step")
-                  if receiver in names or hint in receiver.rsplit(".", 1)[-1].lower())
+    """Lines of ``X.step(…)`` where X is one of ``names`` or named like ``hint``; with the
+    optimizer hint, ``scaler.step(optimizer)`` too."""
+    def named(node: ast.AST | None) -> bool:
+        name = (dotted(node) if node is not None else None) or ""
+        return name in names or hint in name.rsplit(".", 1)[-1].lower()
+
+    return sorted(call.lineno for call, _ in method_calls(loop, "step")
+                  if named(call.func.value) or (hint == "optim" and named(
+                      call.args[0] if call.args else None)))
+
+
+def _zeroes_gradients(loop: ast.AST) -> bool:
+    """``optimizer.zero_grad()``/``model.zero_grad()``, or ``p.grad = None``/``p.grad.zero_()``."""
+    if any(True for _ in method_calls(loop, "zero_grad")):
+        return True
+    return any(
+        (isinstance(node, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr == "grad"
+                                              for t in node.targets))
+        or (isinstance(node, ast.Attribute) and node.attr == "zero_"
+            and isinstance(node.value, ast.Attribute) and node.value.attr == "grad")
+        for node in ast.walk(loop))
+
+
+@check("missing-zero-grad", "O4", ERROR)
+def missing_zero_grad(module: Module):
+    """A training loop (backward and optimizer.step() in it) that never zeroes the gradients."""
+    optimizers, _ = _roles(module)
+    training = [loop for loop in training_loops(module) if _steps(loop, optimizers, "optim")]
+    for loop in innermost(training):
+        if not _zeroes_gradients(loop):
+            call, tensor = backward_tensors(loop)[0]
+            step = _steps(loop, optimizers, "optim")[0]
+            yield call.lineno, (f"{tensor}.backward() adds into .grad on every pass of this loop "
+                                f"(line {loop.lineno}) and nothing in it calls zero_grad(): "
+                                f"optimizer.step() (line {step}) applies the sum of all earlier "
+                                "steps' gradients")
 
 
 @check("scheduler-order", "O8")
@@ -59,7 +105,7 @@ def scheduler_order(module: Module):
     """In a loop, the scheduler steps before the optimizer does."""
     optimizers, schedulers = _roles(module)
     reported = set()
-    for loop in (n for n in ast.walk(module.tree) if isinstance(n, LOOPS)):
+    for loop in loops(module.tree):
         optimizer_steps = _steps(loop, optimizers, "optim")
         scheduler_steps = _steps(loop, schedulers, "sched")
         if optimizer_steps and scheduler_steps and scheduler_steps[0] < optimizer_steps[0] \
@@ -101,7 +147,7 @@ def accumulation_scaling(module: Module):
     """Gradient accumulation (step every N micro-batches) with an undivided loss."""
     optimizers, _ = _roles(module)
     reported = set()
-    for loop in (n for n in ast.walk(module.tree) if isinstance(n, LOOPS)):
+    for loop in loops(module.tree):
         gated = list(_accumulating_ifs(loop, optimizers))
         inside = {id(n) for block in gated for n in ast.walk(block)}
         for call, _ in method_calls(loop, "backward") if gated else ():

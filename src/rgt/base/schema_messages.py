@@ -1,4 +1,4 @@
-"""Turn JSON Schema validation errors into messages naming the key, the value and the fix."""
+"""JSON Schema errors (hosts and platform files) in the user's words: key, value and fix."""
 
 from __future__ import annotations
 

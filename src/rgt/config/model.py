@@ -1,0 +1,246 @@
+"""The configuration's shape: every key once, with its type, bounds, default and meaning.
+
+``Config`` is ``config/config.yaml``; ``Settings`` is what decides one run (its ``defaults`` and,
+merged with a variant's overrides, each variant); ``RunSettings`` adds the run's identity, and
+its ``to_dict()`` is what the run id hashes. Every model is frozen and rejects unknown keys.
+A key is added here and nowhere else (docs/architecture.md says how).
+"""
+
+import copy
+import math
+import re
+from collections.abc import Mapping
+from functools import cached_property
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from rgt.config.types import (
+    Number,
+    Section,
+    described,
+    described_text,
+    empty_map,
+    frozen_map,
+    leave_out_when_unset,
+    thaw,
+    unique_list,
+)
+
+_RELATIVE_EFFECT = re.compile(r"\s*[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?\s*(%|sd)\s*")
+
+
+def _is_min_effect(value: object) -> bool:
+    """A number > 0 (the metric's unit) or text like "2%" or "0.5sd" (rgt.verify parses it)."""
+    if isinstance(value, str):
+        return bool(_RELATIVE_EFFECT.fullmatch(value))
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value) and value > 0)
+
+
+Identifier = described_text(
+    r"[A-Za-z][A-Za-z0-9_]*", "a name made of letters, digits and underscores, starting with a "
+                              "letter")
+MetricName = described_text(r"[A-Za-z0-9_.-]+", "a metric name (letters, digits, _ . -)")
+DatasetName = described_text(r"[a-z][a-z0-9_]*|[A-Za-z_][\w.]*:[A-Za-z_]\w*",
+                             'a built-in dataset name or "package.module:function"')
+ModelName = described_text(r"[a-z][a-z0-9_]*|[A-Za-z_][\w.]*:[A-Za-z_]\w*",
+                           'a built-in model name or "package.module:Class"')
+ClusterName = described_text(r"[A-Za-z0-9_.-]+", "a name made of letters, digits, _ . -")
+MinEffectValue = described(
+    _is_min_effect, 'a number > 0 in the metric\'s unit, "2%" of the baseline mean or "0.5sd"')
+Params = frozen_map(dict[str, Any])  # keyword arguments of a user's dataset or model
+Seeds = unique_list(Annotated[int, Field(ge=0)], min_length=1)
+Variants = frozen_map(dict[Identifier, dict[str, Any]], min_length=1)
+MinEffects = frozen_map(dict[MetricName, MinEffectValue])
+
+
+class Paths(Section):
+    """Where sealed runs and durable per-run state live (relative to the project root)."""
+
+    runs: Annotated[str, Field(min_length=1, description="directory of sealed runs")] = "runs"
+    checkpoints: Annotated[str, Field(
+        min_length=1, description="directory of durable per-run state (checkpoints, status, "
+                                  "heartbeat)")] = "checkpoints"
+
+
+class Split(Section):
+    """The stratified train/val/test split: fractions and seed."""
+
+    val: Annotated[Number, Field(gt=0, lt=1)]
+    test: Annotated[Number, Field(gt=0, lt=1)]
+    seed: Annotated[int, Field(ge=0)]
+
+
+class DataSettings(Section):
+    """The dataset: a built-in name or the user's ``package.module:function``."""
+
+    name: DatasetName
+    split: Split
+    params: Params = Field(default_factory=empty_map,
+                           description='keyword arguments for a dataset named by '
+                                       '"package.module:function"')
+
+
+class ModelSettings(Section):
+    """The model: the built-in small CNN or the user's ``package.module:Class``."""
+
+    name: ModelName
+    # Left out: the model's own default (and the key stays out of the run's identity).
+    channels: Annotated[int | None, Field(ge=1, le=1024, exclude_if=leave_out_when_unset)] = None
+    dropout: Annotated[Number | None, Field(ge=0, lt=1, exclude_if=leave_out_when_unset)] = None
+    params: Params = Field(default_factory=empty_map,
+                           description='keyword arguments for a model named by '
+                                       '"package.module:Class"')
+
+
+class TrainSettings(Section):
+    """The optimisation: epochs, batch, optimizer, schedule, threads, device, processes."""
+
+    epochs: Annotated[int, Field(ge=1)]
+    batch_size: Annotated[int, Field(ge=1, description="per process (rank)")]
+    lr: Annotated[Number, Field(gt=0)]
+    weight_decay: Annotated[Number, Field(ge=0)]
+    optimizer: Literal["adam", "sgd"]
+    scheduler: Literal["cosine", "constant"]
+    threads: Annotated[int, Field(ge=1, le=256)]
+    device: Literal["auto", "cpu", "cuda"] = "auto"  # auto = CUDA when present, else CPU
+    processes: Annotated[int, Field(
+        ge=1, le=1024, description="training processes on one node (DDP; rgt train launches "
+                                   "them with torchrun); the effective batch is batch_size x "
+                                   "processes")] = 1
+    process_group_timeout_s: Annotated[Number, Field(
+        gt=0, description="seconds a rank waits in a collective for the others before the "
+                          "run fails naming the rank")] = 300
+
+
+class CheckpointSettings(Section):
+    """Checkpoint retention and cadence, and the heartbeat."""
+
+    keep: Annotated[int, Field(ge=2)]
+    mtbf_hours: Annotated[Number, Field(gt=0)]
+    every_steps: Annotated[int | None, Field(ge=1)] = None  # None: Young/Daly from measurements
+    heartbeat_seconds: Annotated[Number, Field(gt=0)]
+
+
+class SelectionSettings(Section):
+    """Which checkpoint becomes the run's weights: the best on the validation split."""
+
+    metric: Literal["accuracy", "loss"]
+    split: Literal["val"]  # selection may only read the validation split
+
+
+class Settings(Section):
+    """Everything that decides what one run computes (``defaults`` and each variant)."""
+
+    data: DataSettings
+    model: ModelSettings
+    train: TrainSettings
+    checkpoint: CheckpointSettings
+    selection: SelectionSettings
+
+
+class RunIdentity(Section):
+    """Which cell of the plan a run is."""
+
+    exp_id: str
+    variant: str
+    seed: int
+
+
+class RunSettings(Settings):
+    """The fully resolved settings of one run; ``to_dict()`` is what its run id hashes."""
+
+    run: RunIdentity
+
+
+class Experiment(Section):
+    """Variants of one variable compared with a baseline, over seeds."""
+
+    description: str | None = Field(default=None, exclude_if=leave_out_when_unset)
+    baseline: Identifier
+    seeds: Seeds
+    # Each variant's overrides are checked by ``load_config`` against ``Settings``, merged over
+    # the defaults (a variant overrides only what it changes).
+    variants: Variants
+
+
+class VerifySection(Section):
+    """``rgt verify``: the smallest effect worth detecting, pairing and multiplicity."""
+
+    min_effect: MinEffects = Field(
+        default_factory=empty_map, description="smallest difference worth detecting, per metric")
+    pairing: Literal["unpaired", "paired"] = "unpaired"  # Welch t, or paired t over seeds
+    multiplicity: Literal["holm", "bh", "none"] = "holm"  # over one experiment's comparisons
+
+
+class ClusterTrain(Section):
+    """Resources of each training job on a cluster."""
+
+    runtime_minutes: Annotated[int, Field(ge=1, description="walltime")] = 60
+    cpus: Annotated[int, Field(ge=1)] = 1
+    mem_mb: Annotated[int, Field(ge=100)] = 4000
+    gpus: Annotated[int, Field(ge=0)] = 0
+    gpu_manufacturer: Literal["nvidia", "amd"] = "nvidia"
+
+
+class ClusterSection(Section):
+    """Where training jobs run on a cluster (profiles/slurm, profiles/kubernetes)."""
+
+    partition: ClusterName | None = None  # None: the cluster's default partition
+    account: ClusterName | None = None  # None: your default account
+    grace_seconds: Annotated[int, Field(
+        ge=10, description="warning before a walltime or preemption kill")] = 120
+    train: ClusterTrain = Field(default_factory=ClusterTrain)
+
+
+Experiments = frozen_map(dict[Identifier, Experiment], min_length=1)
+
+
+class Config(Section):
+    """``config/config.yaml``: what to compute (profiles say how and where)."""
+
+    paths: Paths = Field(default_factory=Paths)
+    defaults: Settings
+    experiments: Experiments
+    verify: VerifySection = Field(default_factory=VerifySection)
+    cluster: ClusterSection = Field(default_factory=ClusterSection)
+
+    def variant_settings(self, exp_id: str, variant: str) -> Settings:
+        """The defaults with one variant's overrides merged in."""
+        return self._variants[exp_id, variant]
+
+    def run_settings(self, exp_id: str, variant: str, seed: int) -> RunSettings:
+        """The fully resolved settings of one run: defaults ⊕ variant overrides ⊕ identity."""
+        settings = self.variant_settings(exp_id, variant)
+        # Its parts are validated already: put together as they are.
+        return RunSettings.model_construct(
+            **{name: getattr(settings, name) for name in Settings.model_fields},
+            run=RunIdentity.model_construct(exp_id=exp_id, variant=variant, seed=seed))
+
+    @cached_property
+    def _variants(self) -> dict[tuple[str, str], Settings]:
+        """Every variant's settings, validated once (``load_config`` reads them first)."""
+        return {(exp_id, variant): Settings.model_validate(merge(self.defaults.to_dict(),
+                                                                 overrides))
+                for exp_id, experiment in self.experiments.items()
+                for variant, overrides in experiment.variants.items()}
+
+    def with_paths(self, runs: str, checkpoints: str) -> "Config":
+        """The same config with other runs/checkpoints directories (not part of a run id)."""
+        return self.model_copy(update={"paths": Paths(runs=runs, checkpoints=checkpoints)})
+
+
+def merge(base: Mapping, override: Mapping) -> dict:
+    """Deep-merge ``override`` into a copy of ``base`` (mappings merge, other values replace)."""
+    merged = {key: _plain(value) for key, value in base.items()}
+    for key, value in override.items():
+        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
+            merged[key] = merge(merged[key], value)
+        else:
+            merged[key] = _plain(value)
+    return merged
+
+
+def _plain(value: Any) -> Any:
+    return copy.deepcopy(thaw(value))

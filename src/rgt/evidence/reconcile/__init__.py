@@ -1,0 +1,14 @@
+"""``rgt reconcile``: every number a document states about a claim must be the claim's.
+
+Reading order, one module each: ``documents`` picks a reader per format (``markdown``,
+``latex`` with ``tabular``, ``csvdoc``), each yielding ``blocks`` (paragraphs, tables);
+``sites`` (prose) and ``tables`` place each statement — ``statistics``: a value with its ±
+spread, CI and confidence level, or a seed count; ``numbers``: how a number is written — among
+the text around it; ``facets`` reads the names there (``vocabulary``, the project's ``names``),
+``attribute`` turns them into the claims the statement may be about, ``check`` compares and
+``report`` collects. The rules, with examples: docs/reconcile.md.
+"""
+
+from rgt.evidence.reconcile.report import public, reconcile, require_claims
+
+__all__ = ["public", "reconcile", "require_claims"]

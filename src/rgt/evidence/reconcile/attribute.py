@@ -1,0 +1,236 @@
+"""Which claims a statement speaks of, given what the text around it names (``facets``).
+
+The claims consistent with every decided facet, and with the statement's kind — a mean, or a
+difference (signed, ``by``, ``pp``, after a difference noun or a comparison's alias) — are its
+candidates. A number no metric is named for, one of another system, one seed's, or a cited
+one is no claim's and is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from rgt.evidence.reconcile.facets import Facet, decide, excluded, named_values, respectively
+from rgt.evidence.reconcile.names import is_comparison, metric_unit
+from rgt.evidence.reconcile.sites import Site
+from rgt.evidence.reconcile.statistics import Part, Statement, only_filler
+from rgt.evidence.reconcile.vocabulary import BASELINE, OTHER, Vocabulary
+
+CLAIM_KEYS = {"metric": "metric", "split": "split", "exp": "exp_id"}
+
+
+@dataclass(frozen=True)
+class Attribution:
+    """The claims a statement may be about, and the looser set a weak reading allows."""
+
+    claims: list[dict]
+    loose: list[dict]
+    strong: bool
+    facets: dict
+
+
+def named_difference(site: Site, vocabulary: Vocabulary) -> bool:
+    """A comparison's alias (or a difference noun) right before the value, only filler between
+    (``effect of dropout: 0.0062``)."""
+    clause = site.levels[0]
+    if site.in_table or clause.anchor is None:
+        return False
+    before = clause.text[:clause.anchor]
+    return any("kind" in hit.facets and only_filler(before[hit.end:])
+               for hit in vocabulary.find(before))
+
+
+def kinds(site: Site, statement: Statement, facets: dict[str, Facet],
+          vocabulary: Vocabulary) -> set[str]:
+    """``{"difference"}`` or ``{"level"}`` (a ``−`` alone: either, if a mean is negative)."""
+    form = statement.form
+    if "difference" in form or "kind" in facets or named_difference(site, vocabulary):
+        return {"difference"}
+    if "signed" in form and statement.parts[0].number.sign == "-":
+        return {"difference", "negative level"}
+    return {"level"}
+
+
+def _plain_names(values: frozenset[str], comparisons: list[dict]) -> frozenset[str]:
+    """Variant names with the word ``baseline`` read as the comparisons' baselines."""
+    if BASELINE not in values:
+        return values
+    return (values - {BASELINE}) | {c["baseline"] for c in comparisons}
+
+
+def _role_variants(variant: Facet, comparisons: list[dict], role: str) -> frozenset[str]:
+    """The variant a level number is about: the nearest name, except in ``from X to Y``
+    where X is the baseline and Y the candidate of the comparison the sentence names."""
+    named = _plain_names(variant.named, comparisons)
+    if role == "from":
+        found = {c["baseline"] for c in comparisons
+                 if c["candidate"] in named or c["baseline"] in named}
+        return frozenset(found) or _plain_names(variant.values, comparisons)
+    if role == "to":
+        found = {c["candidate"] for c in comparisons if c["candidate"] in named}
+        return frozenset(found) or _plain_names(variant.values, comparisons)
+    return _plain_names(variant.values, comparisons)
+
+
+def _variant_ok(claim: dict, variant: Facet, comparisons: list[dict], role: str) -> bool:
+    """A mean: its variant is the one named; a difference: its candidate is among the names
+    (or, none being a candidate, its baseline is)."""
+    if not is_comparison(claim):
+        return claim["variant"] in _role_variants(variant, comparisons, role)
+    named = _plain_names(variant.named, comparisons)
+    if any(c["candidate"] in named for c in comparisons):
+        return claim["candidate"] in named
+    return claim["baseline"] in named
+
+
+def _of_kind(claims: list[dict], wanted: set[str]) -> list[dict]:
+    keep = []
+    for claim in claims:
+        if claim.get("value") is None:
+            continue  # a comparison verify could not compute states no number
+        if is_comparison(claim):
+            keep += [claim] if "difference" in wanted else []
+        elif "level" in wanted or ("negative level" in wanted and (claim.get("value") or 0) < 0):
+            keep.append(claim)
+    return keep
+
+
+def consistent(claims: list[dict], facets: dict[str, Facet], wanted: set[str] | None,
+               role: str = "") -> list[dict]:
+    """The claims every decided facet allows, of the kinds ``wanted`` (None: any)."""
+    comparisons = [claim for claim in claims if is_comparison(claim)]
+    keep = []
+    for claim in claims:
+        if "variant" in facets and not _variant_ok(claim, facets["variant"], comparisons, role):
+            continue
+        if all(claim.get(key) in facets[facet].values for facet, key in CLAIM_KEYS.items()
+               if facet in facets):
+            keep.append(claim)
+    return keep if wanted is None else _of_kind(keep, wanted)
+
+
+def _widened(variant: Facet, claims: list[dict], site: Site, vocabulary: Vocabulary) -> Facet:
+    """A difference whose clause names only a baseline (``its gain over ERM``) takes the
+    candidates its sentence names."""
+    candidates = {claim["candidate"] for claim in claims if is_comparison(claim)}
+    if variant.named & candidates:
+        return variant
+    sentence = next((level for level in site.levels if level.tier == "sentence"), None)
+    hits = vocabulary.find(sentence.text) if sentence else []
+    named = named_values([hit for hit in hits if "variant" in hit.facets], "variant")
+    return replace(variant, named=variant.named | named)
+
+
+def loosened(site: Site, facets: dict[str, Facet], vocabulary: Vocabulary) -> dict[str, Facet]:
+    """Facets with every metric and variant the sentence names (a weak reading's alternatives)."""
+    sentence = next((level for level in site.levels if level.tier == "sentence"), None)
+    if sentence is None:
+        return facets
+    hits = vocabulary.find(sentence.text)
+    wider = dict(facets)
+    for facet in ("metric", "variant"):
+        named = set().union(*(hit.facets[facet] for hit in hits if facet in hit.facets))
+        if facet in facets and named:
+            wider[facet] = Facet(facets[facet].values | frozenset(named), False, "sentence",
+                                 facets[facet].named | frozenset(named))
+    return wider
+
+
+SPREAD_COLUMN = re.compile(r"mean|avg|average", re.IGNORECASE)
+
+
+def _prose_role(facets: dict[str, Facet]) -> str | None:
+    """``(std 0.16)``, ``the standard deviation of ERM is 0.16 pp``: a spread named in the
+    number's own clause, no metric named there."""
+    dispersion, metric = facets.get("dispersion"), facets.get("metric")
+    named = dispersion and dispersion.tier == "clause" and "ci" not in dispersion.values
+    return "spread" if named and not (metric and metric.tier == "clause") else None
+
+
+def _table_role(site: Site, facets: dict[str, Facet], integer: bool) -> str | None:
+    """A header's role for a lone number: ``seeds``, ``CI low``/``high``, or a spread column
+    (``acc_std``, ``± s.e.m.``; not ``Acc. (mean ± std)``)."""
+    role = facets["role"].values if "role" in facets else frozenset()
+    dispersion = facets.get("dispersion")
+    header = next((level.text for level in site.levels if level.tier == "column"), "")
+    if integer and "seeds" in role:
+        return "seeds"
+    if role & {"low", "high"}:
+        return "low" if "low" in role else "high"
+    if (dispersion and dispersion.tier in ("cell", "column") and "ci" not in dispersion.values
+            and not SPREAD_COLUMN.search(header)):
+        return "spread"
+    return None
+
+
+def retype(site: Site, facets: dict[str, Facet]) -> Statement | None:
+    """The statement as its words or header say: a lone number may be a spread, a bound or
+    a seed count, not a mean; a bare integer that is none of these is no result (None)."""
+    statement, value = site.statement, site.statement.part("value")
+    if value is None or len(statement.parts) > 1:
+        return statement
+    integer = value.number.integer
+    role = _table_role(site, facets, integer) if site.in_table else _prose_role(facets)
+    if role:
+        return replace(statement, parts=(Part(role, value.number),), form=frozenset())
+    return None if integer else statement
+
+
+def unit_of(statement: Statement) -> str:
+    """The unit a value is written in (``18.7 ms`` → ``ms``), or ""."""
+    return next((word[5:] for word in statement.form if word.startswith("unit:")), "")
+
+
+AGGREGATE = re.compile(r"\b(?:means?|averages?|averaged|std|standard deviation)\b|\u00b1",
+                       re.IGNORECASE)
+
+
+def about_all(site: Site, statement: Statement, facets: dict[str, Facet]) -> bool:
+    """``All numbers are means over 3 seeds``: a seed count naming no variant or metric, in a
+    clause about how the results are aggregated, is every (still consistent) claim's."""
+    sentence = site.levels[1].text if len(site.levels) > 1 else ""
+    named = any(facets[name].strong for name in ("metric", "variant") if name in facets)
+    return (statement.part("seeds") is not None and not named and not site.in_table
+            and AGGREGATE.search(sentence) is not None)
+
+
+def _no_claims(site: Site, statement: Statement, facets: dict[str, Facet]) -> bool:
+    """No metric (nor, for a seed count, variant) named; another system; a table row naming
+    no variant; a seed count not named in its own clause, cell or row; a quantity (``2.5 h``)
+    whose metric is not measured in its unit."""
+    seeds = statement.part("seeds") is not None
+    variant, metric = facets.get("variant"), facets.get("metric")
+    strong = any(facets[name].strong for name in ("metric", "variant") if name in facets)
+    unit = unit_of(statement)
+    wrong_unit = unit and not any(metric_unit(m) == unit for m in (metric.values if metric
+                                                                   else ()))
+    return ((not seeds and metric is None) or not {"metric", "variant"} & set(facets)
+            or (variant is not None and OTHER in variant.values)
+            or (site.in_table and variant is None) or (seeds and not strong) or bool(wrong_unit))
+
+
+def attribute(site: Site, claims: list[dict],
+              vocabulary: Vocabulary) -> tuple[Statement, Attribution] | None:
+    """The statement (retyped by its words or header) and its candidate claims; None when
+    it is no claim's number."""
+    if excluded(site):
+        return None
+    paired = respectively(site, vocabulary)
+    facets = {**decide(site, vocabulary), **paired}
+    statement = retype(site, facets)
+    if statement is not None and about_all(site, statement, facets):
+        facets = {name: facet for name, facet in facets.items()
+                  if name in ("split", "exp") and facet.tier in ("clause", "sentence")}
+        return statement, Attribution(consistent(claims, facets, None), [], True, facets)
+    if statement is None or _no_claims(site, statement, facets):
+        return None
+    wanted = kinds(site, statement, facets, vocabulary) if statement.part("value") else None
+    if wanted == {"difference"} and "variant" in facets:
+        facets["variant"] = _widened(facets["variant"], claims, site, vocabulary)
+    role = next((word for word in ("from", "to") if word in statement.form), "")
+    strong = "variant" in paired or all(
+        facets[name].strong for name in ("metric", "variant") if name in facets)
+    return statement, Attribution(
+        consistent(claims, facets, wanted, role),
+        consistent(claims, loosened(site, facets, vocabulary), wanted, role), strong, facets)

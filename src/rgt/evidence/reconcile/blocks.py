@@ -1,0 +1,86 @@
+"""What a document is made of, whatever its format: paragraphs of prose and tables.
+
+Each reader (``markdown``, ``latex``, ``csvdoc``) turns its format into these; everything after
+is format-free. ``scope`` is the chain of headings above a block (``Results / CIFAR-100``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Paragraph:
+    """Prose: lines joined with spaces; ``starts`` maps offsets back to line numbers."""
+
+    text: str = ""
+    starts: list[tuple[int, int]] = field(default_factory=list)
+    scope: str = ""
+
+    def add(self, line: int, text: str) -> None:
+        """Append one line of prose."""
+        if self.text:
+            self.text += " "
+        self.starts.append((len(self.text), line))
+        self.text += text
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One table cell: its text (plain) and the line it starts on."""
+
+    text: str
+    line: int
+
+
+@dataclass
+class Table:
+    """A table: header text per column (header rows joined), body rows, caption and scope."""
+
+    header: list[str]
+    rows: list[list[Cell]]
+    caption: str = ""
+    scope: str = ""
+
+
+class Blocks:
+    """Collects a document's blocks while a reader walks its lines."""
+
+    def __init__(self) -> None:
+        self.items: list[Paragraph | Table] = []
+        self.headings: list[tuple[int, str]] = []
+        self.current: Paragraph | None = None
+
+    @property
+    def scope(self) -> str:
+        """The headings above the current position, outermost first."""
+        return " / ".join(text for _, text in self.headings)
+
+    def heading(self, level: int, text: str) -> None:
+        """A heading of ``level`` (1 = outermost) closes the paragraph and sets the scope."""
+        self.close()
+        self.headings = [(lvl, txt) for lvl, txt in self.headings if lvl < level]
+        self.headings.append((level, text.strip()))
+
+    def prose(self, line: int, text: str) -> None:
+        """One line of prose, continuing the current paragraph."""
+        if self.current is None:
+            self.current = Paragraph(scope=self.scope)
+        self.current.add(line, text.strip())
+
+    def close(self) -> None:
+        """End the current paragraph (a blank line, a list item, a heading, a table)."""
+        if self.current is not None and self.current.text.strip():
+            self.items.append(self.current)
+        self.current = None
+
+    def table(self, table: Table) -> None:
+        """Add a table under the current scope."""
+        self.close()
+        table.scope = self.scope
+        self.items.append(table)
+
+    def done(self) -> list[Paragraph | Table]:
+        """Every block, in document order."""
+        self.close()
+        return self.items

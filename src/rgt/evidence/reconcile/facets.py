@@ -1,0 +1,140 @@
+"""What the text around a statement names, facet by facet.
+
+For each facet (metric, split, variant, experiment; and how a number relates to them: a
+difference, a spread, a header's role) the levels of a site are searched in order (clause →
+sentence → earlier sentences → headings; cell → column → row → caption → headings); the first
+level naming the facet decides it, by the name nearest the number there (every name, for a
+header, caption or heading). What an alias only implies counts where no level names the facet
+outright. A table's variant comes from its row or column only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rgt.evidence.reconcile.sites import Level, Site
+from rgt.evidence.reconcile.statistics import find_statements
+from rgt.evidence.reconcile.vocabulary import Hit, Vocabulary
+
+FACETS = ("metric", "split", "variant", "exp", "dispersion", "role", "kind")
+PER_POINT = re.compile(
+    r"\b(?:seed|run|fold|trial|epoch|step|iteration|checkpoint)\s*#?\s*\d+\b|"
+    r"\b(?:best|worst|median|last|final)(?:[\s-]+[\w-]+){0,2}?[\s-]+"
+    r"(?:seed|run|checkpoint|epoch|fold)s?\b|"
+    r"\b(?:each|every|individual|per)[\s-]+(?:seed|run|checkpoint|epoch|fold)s?\b",
+    re.IGNORECASE)
+# An ablation's number is another configuration's: "removing X lowers accuracy to 89.4%".
+ABLATION = re.compile(r"\b(?:ablat\w*|w/o|removing|replacing|swapping)\b", re.IGNORECASE)
+CITATION = re.compile(
+    r"\[\d+(?:\s*[,\u2013-]\s*\d+)*\]|\[cite\]|\bet\s+al\b|"
+    r"\([A-Z][\w\-]+(?:\s+(?:et\s+al\.?|and|&)\s*[A-Z]?[\w\-]*)?,?\s+\d{4}[a-z]?\)")
+
+
+@dataclass(frozen=True)
+class Facet:
+    """A decided facet: its values, and whether a strong level (clause, cell, row) named it."""
+
+    values: frozenset[str]
+    strong: bool
+    tier: str = ""
+    named: frozenset[str] = frozenset()  # every value the deciding level names
+
+
+def _distance(hit: Hit, start: int, end: int) -> int:
+    return max(0, start - hit.end, hit.start - end)
+
+
+def named_values(hits: list[Hit], facet: str) -> frozenset[str]:
+    """Every value of ``facet`` the hits name."""
+    return frozenset().union(*(hit.facets[facet] for hit in hits))
+
+
+def _pick(hits: list[Hit], facet: str, level: Level, width: int,
+          implied: bool) -> Facet | None:
+    relevant = [hit for hit in hits if facet in hit.facets
+                and (facet in hit.implied) == implied]
+    if facet == "dispersion" and level.tier in ("clause", "sentence"):
+        # prose finds intervals by their form; a "CI" nearby says nothing about a ± spread
+        relevant = [hit for hit in relevant if hit.facets[facet] - {"ci"}]
+    if not relevant:
+        return None
+    nearest = relevant
+    if level.anchor is not None:
+        start, end = level.anchor, level.anchor + width
+        closest = min(_distance(hit, start, end) for hit in relevant)
+        nearest = [hit for hit in relevant if _distance(hit, start, end) == closest]
+    return Facet(named_values(nearest, facet), level.strong, level.tier,
+                 named_values(relevant, facet))
+
+
+def decide(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
+    """Each facet from the first level that names it; what an alias only implies (its claims'
+    experiment, say) counts only where no level names the facet outright."""
+    width = len(site.statement.parts[0].number.text)
+    found: dict[str, Facet] = {}
+    hits = [vocabulary.find(level.text) for level in site.levels]
+    for implied in (False, True):
+        for level, level_hits in zip(site.levels, hits, strict=True):
+            for facet in FACETS:
+                if facet in found or (facet == "variant" and not level.names_variants):
+                    continue
+                if facet in ("role", "kind", "dispersion") and not _reads(facet, level, site):
+                    continue
+                picked = _pick(level_hits, facet, level, width, implied)
+                if picked:
+                    found[facet] = picked
+    return found
+
+
+def _reads(facet: str, level: Level, site: Site) -> bool:
+    """Headers say what a column's numbers are; prose says it next to the number."""
+    if site.in_table:
+        return level.tier in ("cell", "column", "row") or facet == "dispersion"
+    return facet == "dispersion" and level.tier in ("clause", "sentence")
+
+
+INTRO = 40  # "At epoch 100, …": a short opening phrase scopes its sentence
+
+
+def excluded(site: Site) -> bool:
+    """One seed's (or epoch's) number, an ablation's, or one quoted from a citation: not a
+    claim's. Looked for in the clause (or cell and row), a short opening phrase before it, and
+    a citation right after it (``95.3% (He et al., 2016)``)."""
+    near = [level for level in site.levels if level.tier in ("clause", "cell", "row")]
+    for level in near:
+        intro = level.before if len(level.before) <= INTRO else ""
+        if (PER_POINT.search(level.text + " " + intro) or ABLATION.search(level.text + " " + intro)
+                or CITATION.search(level.text)):
+            return True
+        if CITATION.match(level.after.lstrip(" (")) or CITATION.match(level.after.lstrip()):
+            return True
+    return False
+
+
+def respectively(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
+    """``A and B reach x and y, respectively``: the k-th value goes with the k-th name."""
+    sentence = next((level for level in site.levels if level.tier == "sentence"), None)
+    if sentence is None or "respectively" not in sentence.text.lower():
+        return {}
+    end = sentence.text.lower().index("respectively")
+    values = [s.anchor for s in find_statements(sentence.text[:end]) if s.part("value")]
+    if sentence.anchor not in values or len(values) < 2:
+        return {}
+    position = values.index(sentence.anchor)
+    paired = {}
+    for facet in ("variant", "metric"):
+        named = _distinct([hit for hit in vocabulary.find(sentence.text) if facet in hit.facets],
+                          facet)
+        if len(named) == len(values):
+            paired[facet] = Facet(frozenset(named[position]), True)
+    return paired
+
+
+def _distinct(hits: list[Hit], facet: str) -> list[frozenset[str]]:
+    seen: list[frozenset[str]] = []
+    for hit in hits:
+        values = frozenset(hit.facets[facet])
+        if values not in seen:
+            seen.append(values)
+    return seen

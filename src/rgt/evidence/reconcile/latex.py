@@ -1,0 +1,203 @@
+"""LaTeX as blocks: sections, paragraphs, ``tabular`` tables with their caption.
+
+Commands are rewritten to the plain text a reader sees: ``\\num{0.934}`` → ``0.934``,
+``\\SI{93.4}{\\percent}`` → ``93.4%``, ``$0.93 \\pm 0.01$`` → ``0.93 ± 0.01``, ``\\cite{x}`` →
+``[cite]``. Math displays, verbatim, code, TikZ and the bibliography are not read; neither is
+the preamble. A brace left open (or closed twice) is an error with its line: reading past it
+would attribute numbers to the wrong cell or sentence.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rgt.deliver.inputs import DeliveryError
+from rgt.evidence.reconcile.blocks import Blocks, Paragraph, Table
+from rgt.evidence.reconcile.tabular import group_end, parse_tabular
+
+SKIPPED = {"equation", "equation*", "align", "align*", "gather", "gather*", "multline",
+           "multline*", "eqnarray", "eqnarray*", "verbatim", "lstlisting", "minted", "comment",
+           "tikzpicture", "thebibliography", "algorithmic", "algorithm2e", "displaymath"}
+TABULAR = {"tabular", "tabular*", "tabularx", "longtable"}
+FLOATS = {"table", "table*", "figure", "figure*"}
+BEGIN = re.compile(r"\\begin\s*\{([^}]*)\}")
+SECTION = re.compile(r"\\(part|chapter|section|subsection|subsubsection|paragraph|frametitle)"
+                     r"\*?\s*(?:\[[^\]]*\])?\s*\{")
+LEVELS = {"part": 1, "chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4,
+          "paragraph": 5, "frametitle": 3}
+ONE_ARGUMENT = (r"vspace|hspace|label|includegraphics|cellcolor|rowcolor|color|input|include|"
+                r"url|bibliography|bibliographystyle|usepackage|documentclass|scalebox|begin|end")
+TWO_ARGUMENTS = r"setlength|addtolength|fontsize|resizebox|newcommand|renewcommand|definecolor"
+DROPPED = re.compile(
+    rf"\\(?:(?:{ONE_ARGUMENT})\*?\s*(?:\[[^\]]*\]\s*)?\{{[^{{}}]*\}}|"
+    rf"(?:{TWO_ARGUMENTS})\*?\s*(?:\[[^\]]*\]\s*)?(?:\{{[^{{}}]*\}}\s*){{2}})"
+)
+SI_UNITS = {"second": "s", "hour": "h", "minute": "min", "day": "d", "byte": "B", "bit": "b",
+            "watt": "W", "metre": "m", "meter": "m", "kilo": "k", "mega": "M", "giga": "G",
+            "tera": "T", "milli": "m", "micro": "\u00b5", "percent": "%", "per": "/"}
+
+
+def _si(match: re.Match) -> str:
+    """``\\SI{2.5}{\\hour}`` → ``2.5 h``; ``\\SI{93.4}{\\percent}`` → ``93.4%``."""
+    unit = re.sub(r"\\([a-zA-Z]+)\s*", lambda m: SI_UNITS.get(m.group(1), m.group(1)),
+                  match.group(2)).strip()
+    return f"{match.group(1)}{unit}" if unit == "%" else f"{match.group(1)} {unit}"
+
+
+SIMPLE = [
+    (re.compile(r"\\(?:SI|qty)\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}\s*\{([^{}]*)\}"), _si),
+    (re.compile(r"\\numrange\s*\{([^{}]*)\}\s*\{([^{}]*)\}"), r"\1 to \2"),
+    (re.compile(r"\\num\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}"), r"\1"),
+    (re.compile(r"\\(?:cite\w*|parencite|textcite|autocite)\*?\s*(?:\[[^\]]*\]\s*)*\{[^{}]*\}"),
+     " [cite]"),
+    (re.compile(r"\\(?:ref|eqref|autoref|cref|Cref|pageref|nameref)\s*\{[^{}]*\}"), "[ref]"),
+    (re.compile(r"\\pm(?![a-zA-Z])|(?<=\d)\s*\+-\s*(?=\d)"), " ± "),
+    (re.compile(r"\\%"), "%"),
+    (re.compile(r"\\(?:percent)(?![a-zA-Z])"), "%"),
+    (re.compile(r"\\(?:times)(?![a-zA-Z])"), "×"),
+    (re.compile(r"\\(?:Delta)(?![a-zA-Z])"), "Δ"),
+    (re.compile(r"\\(?:alpha)(?![a-zA-Z])"), "α"),
+    (re.compile(r"\\(?:beta)(?![a-zA-Z])"), "β"),
+    (re.compile(r"\\(?:textminus|minus)(?![a-zA-Z])"), "\u2212"),
+    (re.compile(r"\\(?:[,;:! ]|quad|qquad)"), " "),
+    (re.compile(r"~"), " "),
+    (re.compile(r"---"), "\u2014"),
+    (re.compile(r"--"), "\u2013"),
+    (re.compile(r"\\\\"), " "),
+    (re.compile(r"\\[a-zA-Z@]+\*?(?:\[[^\]]*\])?"), ""),
+    (re.compile(r"[{}$]"), ""),
+]
+
+
+def strip_comment(line: str) -> str:
+    """``line`` without its ``%`` comment (``\\%`` is a percent sign)."""
+    match = re.search(r"(?<!\\)%", line)
+    return line[:match.start()] if match else line
+
+
+def check_braces(lines: list[str], source: str) -> None:
+    """Every ``{`` closed by a ``}`` (escaped ones aside); else an error naming the line."""
+    opened: list[int] = []
+    for number, line in enumerate(lines, start=1):
+        for match in re.finditer(r"(?<!\\)[{}]", line):
+            if match.group(0) == "{":
+                opened.append(number)
+            elif not opened:
+                raise DeliveryError(f"{source}:{number}: a '}}' closes nothing",
+                                    fix="remove it or add the '{' it closes")
+            else:
+                opened.pop()
+    if opened:
+        raise DeliveryError(f"{source}:{opened[-1]}: the '{{' opened here is never closed",
+                            fix="close it with '}' (or escape a literal brace as \\{)")
+
+
+def plain(text: str) -> str:
+    """LaTeX source as the plain text it typesets to (near enough to read numbers)."""
+    text = DROPPED.sub(" ", text)
+    for pattern, replacement in SIMPLE:
+        text = pattern.sub(replacement, text)
+    return re.sub(r"[ \t]+", " ", text).strip()
+
+
+class LatexReader:
+    """Walks the lines of one LaTeX document (comments removed, braces checked)."""
+
+    def __init__(self, text: str, source: str):
+        self.source = source
+        self.lines = [strip_comment(line) for line in text.splitlines()]
+        check_braces(self.lines, source)
+        self.blocks = Blocks()
+        self.index = next((i + 1 for i, line in enumerate(self.lines)
+                           if "\\begin{document}" in line), 0)
+
+    def read(self) -> list[Paragraph | Table]:
+        """The document's blocks."""
+        while self.index < len(self.lines):
+            self._step(self.lines[self.index])
+        return self.blocks.done()
+
+    def _step(self, line: str) -> None:
+        begin = BEGIN.search(line)
+        name = begin.group(1).strip() if begin else ""
+        if name in SKIPPED:
+            self.blocks.close()
+            self.index = self._end_of(name, self.index) + 1
+        elif name in TABULAR:
+            end = self._end_of(name, self.index)
+            self.blocks.table(self._tabular(self.index, end, name, ""))
+            self.index = end + 1
+        elif name in FLOATS:
+            self._float(name)
+        elif "\\end{document}" in line:
+            self.index = len(self.lines)
+        else:
+            self._text(line)
+            self.index += 1
+
+    def _end_of(self, name: str, start: int) -> int:
+        pattern = re.compile(r"\\end\s*\{" + re.escape(name) + r"\}")
+        for index in range(start, len(self.lines)):
+            if pattern.search(self.lines[index]):
+                return index
+        raise DeliveryError(f"{self.source}:{start + 1}: \\begin{{{name}}} is never ended",
+                            fix=f"add \\end{{{name}}} where it ends")
+
+    def _text(self, line: str) -> None:
+        section = SECTION.search(line)
+        if section:
+            title = line[section.end() - 1:group_end(line, section.end() - 1)]
+            self.blocks.heading(LEVELS[section.group(1)], plain(title))
+            return
+        if not line.strip() or BEGIN.search(line) or "\\end{" in line or "\\item" in line:
+            self.blocks.close()
+        text = plain(re.sub(r"\\item\s*(?:\[[^\]]*\])?", "", line))
+        if text:
+            self.blocks.prose(self.index + 1, text)
+
+    def _caption(self, start: int, end: int) -> tuple[str, int]:
+        for index in range(start, end + 1):
+            found = self.lines[index].find("\\caption")
+            if found >= 0:
+                text = "\n".join(self.lines[index:end + 1])
+                opening = text.find("{", found)
+                return plain(text[opening:group_end(text, opening)]), index + 1
+        return "", 0
+
+    def _float(self, name: str) -> None:
+        end = self._end_of(name, self.index)
+        caption, line = self._caption(self.index, end)
+        if caption:
+            self.blocks.close()
+            self.blocks.prose(line, caption)
+            self.blocks.close()
+        index = self.index
+        while index <= end:
+            begin = BEGIN.search(self.lines[index])
+            if begin and begin.group(1).strip() in TABULAR:
+                table_end = self._end_of(begin.group(1).strip(), index)
+                self.blocks.table(self._tabular(index, table_end, begin.group(1).strip(),
+                                                caption))
+                index = table_end
+            index += 1
+        self.index = end + 1
+
+    def _tabular(self, start: int, end: int, name: str, caption: str) -> Table:
+        first = self.lines[start]
+        position = BEGIN.search(first).end()
+        for _ in range(2 if name in ("tabular*", "tabularx") else 1):  # [width and] column spec
+            opening = first.find("{", position)
+            position = group_end(first, opening) if opening >= 0 else position
+        closing = re.compile(r"\\end\s*\{" + re.escape(name) + r"\}")
+        if start == end:
+            body = [(start + 1, closing.split(first[position:])[0])]
+        else:
+            body = [(start + 1, first[position:])]
+            body += [(i + 1, self.lines[i]) for i in range(start + 1, end)]
+            body.append((end + 1, closing.split(self.lines[end])[0]))
+        return parse_tabular(body, plain, caption)
+
+
+def latex_blocks(text: str, source: str) -> list[Paragraph | Table]:
+    """The blocks of a LaTeX document."""
+    return LatexReader(text, source).read()

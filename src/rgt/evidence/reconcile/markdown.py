@@ -1,0 +1,149 @@
+"""Markdown (and plain text) as blocks: headings, paragraphs, list items, pipe tables.
+
+Fenced, indented and inline code (and reST ``::`` literal blocks), HTML comments and YAML front
+matter are not read: code is what a reader types (commands, configs), not what the results say.
+Links keep their text, not their URL.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rgt.evidence.reconcile.blocks import Blocks, Cell, Paragraph, Table
+
+FENCE = re.compile(r"^\s*(```|~~~)")
+HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+INDENTED = re.compile(r"^(?: {4}|\t)")  # an indented code block (Markdown, reST "::")
+HORIZONTAL = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
+CAPTION = re.compile(r"^\W*(?:table|tab\.)\s*\d*\b", re.IGNORECASE)
+INLINE = [
+    (re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)"), " "),  # inline code spans: not prose
+    (re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1"),  # links and images: their text
+    (re.compile(r"<[^>]+>"), " "),  # HTML tags
+    (re.compile(r"\*\*|__|(?<!\w)\*(?!\s)|(?<!\s)\*(?!\w)|`"), ""),  # emphasis, code marks
+]
+
+
+def inline(text: str) -> str:
+    """A line of Markdown as plain text."""
+    for pattern, replacement in INLINE:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def cells(line: str, number: int) -> list[Cell]:
+    """The cells of a pipe-table row (``\\|`` is a literal bar)."""
+    body = line.strip()
+    body = body[1:] if body.startswith("|") else body
+    body = body[:-1] if body.endswith("|") and not body.endswith("\\|") else body
+    return [Cell(inline(text.replace("\\|", "|")).strip(), number)
+            for text in re.split(r"(?<!\\)\|", body)]
+
+
+class MarkdownReader:
+    """Walks the lines of one Markdown document."""
+
+    def __init__(self, text: str):
+        self.lines = text.splitlines()
+        self.blocks = Blocks()
+        self.index = 0
+        self.table_line = 0
+        self.code_may_follow = True  # after a blank line (not in a list) or an rst "::"
+        self.in_list = False
+
+    def read(self) -> list[Paragraph | Table]:
+        """The document's blocks."""
+        self._front_matter()
+        while self.index < len(self.lines):
+            self._step(self.lines[self.index])
+        return self.blocks.done()
+
+    def _front_matter(self) -> None:
+        if self.lines and self.lines[0].strip() == "---":
+            end = next((i for i in range(1, len(self.lines)) if self.lines[i].strip() == "---"),
+                       0)
+            self.index = end + 1
+
+    def _skip_until(self, pattern: re.Pattern | str) -> None:
+        self.index += 1
+        while self.index < len(self.lines) and not re.search(pattern, self.lines[self.index]):
+            self.index += 1
+        self.index += 1
+
+    def _step(self, line: str) -> None:
+        if FENCE.match(line):
+            self.blocks.close()
+            self._skip_until(r"^\s*" + re.escape(FENCE.match(line).group(1)))
+        elif line.lstrip().startswith("<!--"):
+            self.blocks.close()
+            if "-->" in line:
+                self.index += 1
+            else:
+                self._skip_until("-->")
+        elif self._is_table(self.index):
+            self._table()
+        elif self.code_may_follow and INDENTED.match(line):
+            self._skip_indented()
+        else:
+            self._text(line)
+            self.index += 1
+
+    def _skip_indented(self) -> None:
+        self.blocks.close()
+        while self.index < len(self.lines) and (
+                INDENTED.match(self.lines[self.index]) or not self.lines[self.index].strip()):
+            self.index += 1
+
+    def _note_context(self, line: str) -> None:
+        """Whether an indented line after this one is code (after a blank line outside a list,
+        or a reST ``::``)."""
+        blank = not line.strip()
+        self.code_may_follow = line.rstrip().endswith("::") or (blank and not self.in_list)
+        if LIST_ITEM.match(line):
+            self.in_list = True
+        elif not blank and not line.startswith((" ", "\t")):
+            self.in_list = False
+
+    def _text(self, line: str) -> None:
+        self._note_context(line)
+        heading = HEADING.match(line)
+        if heading:
+            self.blocks.heading(len(heading.group(1)), inline(heading.group(2)))
+        elif not line.strip() or HORIZONTAL.match(line):
+            self.blocks.close()
+        else:
+            if LIST_ITEM.match(line):
+                self.blocks.close()
+            text = re.sub(r"^\s*>\s?", "", line)
+            self.blocks.prose(self.index + 1, inline(LIST_ITEM.sub("", text, count=1)))
+
+    def _is_table(self, index: int) -> bool:
+        line = self.lines[index]
+        following = self.lines[index + 1] if index + 1 < len(self.lines) else ""
+        return "|" in line and RULE.match(following) is not None
+
+    def _caption(self) -> str:
+        """The paragraph just above the table, or the line just below, if it reads ``Table…``."""
+        above = self.blocks.current or next(iter(self.blocks.items[-1:]), None)
+        near = isinstance(above, Paragraph) and above.starts[-1][1] >= self.table_line - 2
+        before = above.text if near else ""
+        after = next((inline(line) for line in self.lines[self.index:] if line.strip()), "")
+        return next((text for text in (before, after) if CAPTION.match(text)), "")
+
+    def _table(self) -> None:
+        self.table_line = self.index + 1
+        header = [cell.text for cell in cells(self.lines[self.index], self.index + 1)]
+        self.index += 2
+        rows = []
+        while self.index < len(self.lines) and "|" in self.lines[self.index] \
+                and self.lines[self.index].strip():
+            rows.append(cells(self.lines[self.index], self.index + 1))
+            self.index += 1
+        self.blocks.table(Table(header, rows, self._caption()))
+
+
+def markdown_blocks(text: str) -> list[Paragraph | Table]:
+    """The blocks of a Markdown or plain-text document."""
+    return MarkdownReader(text).read()

@@ -1,0 +1,138 @@
+"""The project's vocabulary: the evidence's ids, the claims file's ``names:`` and aliases.
+
+``names:`` in ``evidence/claims.yaml`` says how documents name what the evidence calls by id::
+
+    names:
+      variants: {mixup: ["Mixup (ours)", "with mixup"], erm: [ERM, "plain training"]}
+      metrics: {accuracy: ["Acc."], ece: [ECE]}
+      experiments: {cifar10_aug: [CIFAR-10]}
+      splits: {test: [held-out]}
+      others: [ResNet-50, "linear probe"]      # systems that are not yours: left alone
+
+Each claim's ``aliases`` name that claim (or, shared, several): an alias names the facets its
+claims share (metric, variant, experiment; a comparison's alias names a difference), plus the
+split its own words name. A name for an id the evidence does not have is an error, not a
+silent no-op.
+"""
+
+from __future__ import annotations
+
+from rgt.deliver.inputs import DeliveryError
+from rgt.evidence.reconcile.statistics import measure
+from rgt.evidence.reconcile.text import fold
+from rgt.evidence.reconcile.vocabulary import OTHER, SYNONYMS, Vocabulary, base_vocabulary
+
+TARGETS = {"variants": "variant", "metrics": "metric", "experiments": "exp_id"}
+FACET_OF = {"variants": "variant", "metrics": "metric", "experiments": "exp", "splits": "split"}
+
+
+def metric_unit(metric: str) -> str:
+    """The unit a metric id says it is measured in: ``latency_ms`` → ``ms`` (else "")."""
+    return measure(metric.replace("-", "_").split("_")[-1]) if "_" in metric else ""
+
+
+def metric_words(metric: str) -> list[str]:
+    """How documents name a metric by its id: ``latency_ms`` is also ``latency``."""
+    unit = metric_unit(metric)
+    return [metric, metric.rsplit("_", 1)[0]] if unit else [metric]
+
+
+def claim_variants(claim: dict) -> set[str]:
+    """The variants a claim is about: its own, or a comparison's candidate and baseline."""
+    if claim.get("candidate") and claim.get("baseline"):
+        return {claim["candidate"], claim["baseline"]}
+    return {claim["variant"]}
+
+
+def is_comparison(claim: dict) -> bool:
+    """A verify comparison (its value is a difference) rather than a variant's mean."""
+    return bool(claim.get("candidate") and claim.get("baseline"))
+
+
+def known(claims: list[dict], section: str) -> set[str]:
+    """The ids ``names.<section>`` may name: variants, metrics or experiments of the evidence."""
+    if section == "variants":
+        return set().union(*(claim_variants(claim) for claim in claims))
+    return {claim[TARGETS[section]] for claim in claims}
+
+
+def check_names(claims: list[dict], names: dict, source: str) -> None:
+    """Every ``names:`` entry names an id the evidence has, with words in every phrase."""
+    for section, table in names.items():
+        phrases = table if section == "others" else [p for ps in table.values() for p in ps]
+        for phrase in phrases:
+            if not fold(phrase).strip(" .,;:()[]"):
+                raise DeliveryError(f"{source}: names/{section}: {phrase!r} has no words",
+                                    fix="write the name as documents spell it")
+        if section in TARGETS:
+            unknown = sorted(set(table) - known(claims, section))
+            if unknown:
+                raise DeliveryError(
+                    f"{source}: names/{section}/{unknown[0]}: no claim has this "
+                    f"{section[:-1]}, so its names would match nothing",
+                    fix=f"use one of: {', '.join(sorted(known(claims, section)))}")
+
+
+def alias_facets(claims: list[dict], worded: dict[str, set[str]]) -> dict[str, set[str]]:
+    """What an alias names: the facets its claims share, and the split its words name
+    (``worded``: the facets of the names inside the alias)."""
+    facets: dict[str, set[str]] = {}
+    for facet, key in (("metric", "metric"), ("exp", "exp_id")):
+        values = {claim[key] for claim in claims}
+        if len(values) == 1:
+            facets[facet] = values
+    if all(is_comparison(claim) for claim in claims):
+        facets["kind"] = {"difference"}
+        facets["variant"] = set().union(*(claim_variants(claim) for claim in claims))
+    elif len({claim["variant"] for claim in claims}) == 1 and not any(map(is_comparison, claims)):
+        facets["variant"] = {claims[0]["variant"]}
+    if "split" in worded:
+        facets["split"] = worded["split"]
+    return facets
+
+
+def _add_ids(vocabulary: Vocabulary, claims: list[dict]) -> None:
+    """The evidence's ids as names (``no_dropout`` reads "no dropout"); ``latency_ms`` is also
+    "latency"; common metrics have their usual synonyms."""
+    for section in ("variants", "metrics", "experiments"):
+        for identity in known(claims, section):
+            vocabulary.add(identity, FACET_OF[section], identity)
+    for metric in known(claims, "metrics"):
+        for word in metric_words(metric)[1:] + SYNONYMS.get(metric, []):
+            vocabulary.add(word, "metric", metric)
+
+
+def _add_names(vocabulary: Vocabulary, names: dict) -> None:
+    """The claims file's ``names:``; ``others`` name systems that are not the evidence's."""
+    for section, table in names.items():
+        if section == "others":
+            for phrase in table:
+                vocabulary.add(phrase, "variant", OTHER)
+            continue
+        for identity, phrases in table.items():
+            for phrase in phrases:
+                vocabulary.add(phrase, FACET_OF[section], identity)
+
+
+def project_vocabulary(claims: list[dict], names: dict, source: str) -> Vocabulary:
+    """The base vocabulary plus the evidence's ids, ``names:`` and the claims' aliases; what
+    an alias names beyond its own words is only implied (an explicit name wins)."""
+    check_names(claims, names, source)
+    vocabulary = base_vocabulary()
+    _add_ids(vocabulary, claims)
+    _add_names(vocabulary, names)
+    aliases = alias_index(claims)
+    worded = {alias: vocabulary.facets_in(alias) for alias in aliases}
+    for alias, aliased in aliases.items():
+        for facet, values in alias_facets(aliased, worded[alias]).items():
+            vocabulary.add(alias, facet, values, implied=facet not in worded[alias])
+    return vocabulary
+
+
+def alias_index(claims: list[dict]) -> dict[str, list[dict]]:
+    """Folded alias -> the claims that carry it."""
+    index: dict[str, list[dict]] = {}
+    for claim in claims:
+        for alias in claim.get("aliases") or []:
+            index.setdefault(" ".join(fold(alias).split()), []).append(claim)
+    return index

@@ -1,0 +1,85 @@
+"""The reconcile report: every number of every document, matched, drifted or unmapped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rgt.deliver.inputs import DeliveryError
+from rgt.evidence.reconcile.attribute import attribute
+from rgt.evidence.reconcile.blocks import Paragraph
+from rgt.evidence.reconcile.check import Outcome, judge
+from rgt.evidence.reconcile.documents import document_blocks
+from rgt.evidence.reconcile.names import project_vocabulary
+from rgt.evidence.reconcile.sites import Site, paragraph_sites
+from rgt.evidence.reconcile.tables import table_sites
+from rgt.evidence.reconcile.vocabulary import Vocabulary
+
+PUBLIC = {"drift": ("claim", "file", "line", "found", "expected"),
+          "matched": ("claim", "file", "line", "found", "expected"),
+          "unmapped": ("file", "line", "text")}
+
+
+def document_outcomes(path: Path, claims: list[dict],
+                      vocabulary: Vocabulary) -> list[tuple[Site, Outcome]]:
+    """Every outcome in one document, with its site."""
+    found = []
+    for block in document_blocks(path):
+        sites = paragraph_sites(block) if isinstance(block, Paragraph) else table_sites(block)
+        for site in sites:
+            attributed = attribute(site, claims, vocabulary)
+            if attributed is not None:
+                statement, attribution = attributed
+                found += [(site, outcome) for outcome in judge(statement, attribution, site.unit)]
+    return found
+
+
+def _item(site: Site, outcome: Outcome, file: str) -> dict:
+    where = {"file": file, "line": site.line_of(outcome.start)}
+    if outcome.status == "unmapped":
+        return {**where, "text": site.text}
+    return {"claim": outcome.claim["id"], **where, "found": outcome.found,
+            "expected": outcome.expected, "part": outcome.part, "fix": outcome.fix}
+
+
+def reconcile(claims: list[dict], documents: list[Path], names: dict | None = None,
+              source: str = "claims file") -> dict:
+    """``{"ok", "drift", "unmapped", "matched", "files"}`` over ``documents``.
+
+    ``names`` is the claims file's ``names:`` section (``source`` names that file in errors).
+    Drift and matched items also carry ``part`` (value, spread, low, high, level, seeds) and
+    ``fix`` (the evidence's number written the document's way); ``public`` drops them.
+    """
+    vocabulary = project_vocabulary(claims, names or {}, source)
+    report: dict = {"drift": [], "unmapped": [], "matched": [],
+                    "files": [path.as_posix() for path in documents]}
+    for path in documents:
+        for site, outcome in document_outcomes(path, claims, vocabulary):
+            item = _item(site, outcome, path.as_posix())
+            if item not in report[outcome.status]:
+                report[outcome.status].append(item)
+    report["ok"] = not report["drift"]
+    return report
+
+
+def public(report: dict) -> dict:
+    """The report in its documented JSON shape."""
+    shaped = {key: [{name: item[name] for name in names} for item in report[key]]
+              for key, names in PUBLIC.items()}
+    return {**report, **shaped}
+
+
+REQUIRED = ("id", "metric", "exp_id", "variant", "split", "value")
+
+
+def require_claims(evidence: dict, source: str) -> list[dict]:
+    """The evidence's claims; none, or one without the fields reconcile reads, is an error."""
+    claims = evidence.get("claims") or []
+    if not claims:
+        raise DeliveryError(f"{source}: no claims", fix="rebuild it with `rgt evidence`")
+    for index, claim in enumerate(claims):
+        missing = [key for key in REQUIRED if not isinstance(claim, dict) or key not in claim]
+        if missing:
+            name = claim.get("id", f"#{index}") if isinstance(claim, dict) else f"#{index}"
+            raise DeliveryError(f"{source}: claim {name} has no {', '.join(missing)}",
+                                fix="rebuild it with `rgt evidence`")
+    return claims

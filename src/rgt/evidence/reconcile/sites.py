@@ -1,0 +1,82 @@
+"""Each statement where a document makes it, with the text around it in order of closeness.
+
+In prose the levels are the clause, the sentence, the paragraph's earlier sentences (latest
+first) and the headings above; a table's are built in ``tables``. Names are looked for level by
+level (``rgt.evidence.reconcile.facets``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rgt.evidence.reconcile.blocks import Paragraph
+from rgt.evidence.reconcile.numbers import find_numbers
+from rgt.evidence.reconcile.statistics import Statement, find_statements
+from rgt.evidence.reconcile.text import clause_span, sentence_spans
+
+
+@dataclass(frozen=True)
+class Level:
+    """Text around a statement: ``anchor`` is the statement's offset in it (None for a header,
+    caption or heading); names found at a ``strong`` level bind firmly."""
+
+    tier: str
+    text: str
+    anchor: int | None
+    strong: bool
+    names_variants: bool = True
+    before: str = ""  # a clause's sentence before and after it (an intro, a citation)
+    after: str = ""
+
+
+@dataclass(frozen=True)
+class Site:
+    """A statement, where it is (``starts`` maps its offsets to lines; ``text`` is a short
+    quote for messages) and its levels."""
+
+    statement: Statement
+    starts: tuple[tuple[int, int], ...]
+    text: str
+    levels: tuple[Level, ...]
+    in_table: bool = False
+    unit: str = ""  # "%", "M", "K" or "B" when the table's header declares one
+
+    def line_of(self, offset: int) -> int:
+        """The document line of character ``offset`` of the statement's text."""
+        return next(line for start, line in reversed(self.starts) if start <= offset)
+
+
+def _protected(text: str, statements: list[Statement]) -> list[tuple[int, int]]:
+    spans = [(s.start, s.end) for s in statements]
+    return spans + [(n.start, n.end) for n in find_numbers(text)]
+
+
+# A sentence that names no variant takes the previous one's only when it points back to it.
+ANAPHORA = re.compile(r"\b(?:it|its|it's|this|these|they|their|the same|both)\b", re.I)
+
+
+def paragraph_sites(paragraph: Paragraph) -> list[Site]:
+    """One site per statement of a paragraph."""
+    text = paragraph.text
+    statements = find_statements(text)
+    protected = _protected(text, statements)
+    sentences = sentence_spans(text, protected)
+    return [_prose_site(paragraph, statement, sentences, protected) for statement in statements]
+
+
+def _prose_site(paragraph: Paragraph, statement: Statement, sentences: list[tuple[int, int]],
+                protected: list[tuple[int, int]]) -> Site:
+    text, anchor = paragraph.text, statement.anchor
+    index = next((i for i, (start, end) in enumerate(sentences) if start <= anchor < end),
+                 len(sentences) - 1)
+    s_start, s_end = sentences[index]
+    c_start, c_end = clause_span(text, anchor, protected, (s_start, s_end))
+    levels = [Level("clause", text[c_start:c_end], anchor - c_start, True,
+                    before=text[s_start:c_start], after=text[c_end:s_end]),
+              Level("sentence", text[s_start:s_end], anchor - s_start, False)]
+    refers_back = ANAPHORA.search(text[s_start:s_end]) is not None
+    levels += [Level("paragraph", text[start:end], None, False, names_variants=refers_back)
+               for start, end in reversed(sentences[:index])]
+    levels.append(Level("scope", paragraph.scope, None, False))
+    return Site(statement, tuple(paragraph.starts), text[s_start:s_end].strip(), tuple(levels))

@@ -1,0 +1,265 @@
+"""Statements in a text: a value with what qualifies it, a confidence interval, a seed count.
+
+``0.9467 ± 0.0057`` is one statement (a value and its spread); ``−0.0062 (95% CI [−0.0124,
+−0.0012])`` is another (a value, a confidence level and two bounds); ``over 3 seeds`` a third.
+Numbers that name something rather than state a result are not read: references (``Table 2``,
+``Section 4.2``, ``PyTorch 2.1``), counts of things (``200 epochs``, ``8 GPUs``, ``1.9×``), money
+and bare integers. A quantity in a time, memory or power unit (``18.7 ms``) keeps its unit in
+its form (``unit:ms``): only a metric measured in that unit may claim it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from rgt.evidence.reconcile.numbers import Number, find_numbers, parse_number
+
+VALUE = r"[-+\u2212]?\d+(?:\.\d+)?(?:\s?%|\s?pp\b)?"
+REFERENCE = re.compile(
+    r"\b(?:sections?|sec\.|§|tables?|tab\.|figures?|figs?\.|eqs?\.|equations?|appendix|app\.|"
+    r"algorithms?|alg\.|lines?|chapters?|ch\.|theorems?|lemmas?|definitions?|python|pytorch|"
+    r"torch|cuda|arxiv:?|version|release|rule)\s*~?\s*\(?\s*$",
+    re.IGNORECASE,
+)
+UNIT = re.compile(
+    r"\s?(?:ms|s|sec|secs|seconds?|mins?|minutes?|h|hrs?|hours?|days?|[kKMGT]i?B|GPUs?|"
+    r"GPU[- ]hours?|epochs?|steps?|iterations?|px|pixels?|x|\u00d7|fps|it/s|samples?|images?|"
+    r"examples?|tokens?|layers?|W|\u00b0C|cores?|CPUs?|nodes?|USD|EUR)(?![\w])|\s?/\s?(?:h|s)\b"
+)
+# The settings of a test, not its results: "80% power", "alpha = 0.05", "p <= 0.05", "p = 0.19".
+TEST_SETTING_BEFORE = re.compile(
+    r"(?:\b(?:p|p-value|alpha|\u03b1|significance(?:\s+level)?)\s*(?:[=<>\u2264\u2265]|of|at)?"
+    r"\s*[=<>\u2264\u2265]?\s*|\bpower\s*(?:of|=|:)?\s*)$", re.IGNORECASE)
+TEST_SETTING_AFTER = re.compile(r"\s*%?\s*(?:statistical\s+)?power\b", re.IGNORECASE)
+MONEY = re.compile(r"[$\u20ac\u00a3]\s?$")
+SPREAD = re.compile(rf"\s*(?:\u00b1|\+/-|\+-)\s*(?P<num>{VALUE})")
+BRACKETS = re.compile(rf"\s*[\[(]\s*(?P<low>{VALUE})\s*[,;]\s*(?P<high>{VALUE})\s*[\])]")
+POINTS = re.compile(r"\s+(?:percentage\s+)?points?\b", re.IGNORECASE)
+CI_WORD = r"(?:CIs?\b|C\.I\.|confidence\s+intervals?|credible\s+intervals?)"
+LEVEL = r"(?P<level>\d+(?:\.\d+)?\s?%)\s*-?\s*(?:bootstrap(?:ped)?\s+)?"
+INTERVAL = re.compile(
+    rf"(?:{LEVEL}|\b(?:bootstrap(?:ped)?\s+)?){CI_WORD}"
+    rf"(?P<gap>[^\d\[(\u2212+\-;.]{{0,40}}?)(?P<open>[\[(])?\s*(?P<low>{VALUE})\s*"
+    rf"(?:,|;|to|\u2013|\u2014|\.\.)\s*(?P<high>{VALUE})\s*(?(open)[\])])",
+    re.IGNORECASE,
+)
+LEVEL_ONLY = re.compile(rf"{LEVEL}(?:{CI_WORD}|confidence|credible|level\b)", re.IGNORECASE)
+WORDS = {"one": 1, "single": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+         "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twenty": 20}
+SEEDS = re.compile(
+    rf"\b(?P<n>\d+|{'|'.join(WORDS)})\s+(?:random\s+|independent\s+|different\s+|training\s+)?"
+    r"(?:seeds?|runs?|trials?|restarts?)\b|\bseeds?\s*[:=]\s*(?P<n2>\d+)\b",
+    re.IGNORECASE,
+)
+FILLER = re.compile(
+    r"(?:\s|[:=(~\u2248$]|\b(?:of|is|was|were|are|about|around|roughly|approximately|only|"
+    r"just|a|an|the|nearly|almost|some)\b)*",
+    re.IGNORECASE,
+)
+TRAILING_FILLER = re.compile(FILLER.pattern + "$", re.IGNORECASE)
+BY = re.compile(r"\bby\s*$", re.IGNORECASE)
+DIFFERENCE_NOUN = re.compile(
+    r"(?:\b(?:difference|diff|delta|gain|improvement|change|drop|effect|lift|decrease|"
+    r"increase|reduction)|\u0394)\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Part:
+    """One number of a statement and what it states: value, spread, low, high, level, seeds."""
+
+    role: str
+    number: Number
+
+
+@dataclass(frozen=True)
+class Statement:
+    """Numbers stated together; ``form`` says how the value is written (see ``value_form``)."""
+
+    parts: tuple[Part, ...]
+    start: int
+    end: int
+    form: frozenset[str] = frozenset()
+
+    def part(self, role: str) -> Part | None:
+        """The part playing ``role``, if any."""
+        return next((part for part in self.parts if part.role == role), None)
+
+    @property
+    def anchor(self) -> int:
+        """Where the statement sits (its first number), for distances to names."""
+        return self.parts[0].number.start
+
+
+def only_filler(text: str) -> bool:
+    """Whether ``text`` holds only linking words (``of``, ``is``, ``=``, ``about``…)."""
+    return FILLER.fullmatch(text) is not None
+
+
+def _read(text: str, group: str, match: re.Match, role: str) -> Part | None:
+    number = parse_number(match.group(group))
+    return Part(role, number.shifted(match.start(group))) if number else None
+
+
+def _intervals(text: str) -> list[Statement]:
+    found = []
+    for match in INTERVAL.finditer(text):
+        parts = [_read(text, name, match, name) for name in ("level", "low", "high")
+                 if match.group(name)]
+        found.append(Statement(tuple(p for p in parts if p), match.start(), match.end()))
+    for match in LEVEL_ONLY.finditer(text):
+        if not _overlaps(match.start(), match.end(), found):
+            part = _read(text, "level", match, "level")
+            found.append(Statement((part,), match.start(), match.end()))
+    return found
+
+
+PARTIAL = re.compile(r"\b(?:first|last|other|remaining|additional|extra|more|new|those|these|"
+                     r"two|few|some)\s*$", re.IGNORECASE)
+
+
+def _seed_counts(text: str, taken: list[Statement]) -> list[Statement]:
+    """``3 seeds``, ``five runs``, ``seeds: 5`` — not ``the first three seeds`` (a subset)."""
+    found = []
+    for match in SEEDS.finditer(text):
+        if PARTIAL.search(text[:match.start()]):
+            continue
+        group = "n" if match.group("n") else "n2"
+        word = match.group(group)
+        count = WORDS.get(word.lower()) or int(word)
+        number = Number(match.group(0), float(count), 0, "", False, 1.0,
+                        match.start(group), match.end(group))
+        if not _overlaps(match.start(), match.end(), taken):
+            found.append(Statement((Part("seeds", number),), match.start(), match.end()))
+    return found
+
+
+def _overlaps(start: int, end: int, statements: list[Statement]) -> bool:
+    return any(start < other.end and other.start < end for other in statements)
+
+
+# Units a metric may be measured in (its id says so: latency_ms, train_time_h, memory_gb).
+MEASURES = {"ms": "ms", "s": "s", "sec": "s", "secs": "s", "second": "s", "seconds": "s",
+            "min": "min", "mins": "min", "minute": "min", "minutes": "min", "h": "h", "hr": "h",
+            "hrs": "h", "hour": "h", "hours": "h", "gb": "gb", "gib": "gb", "mb": "mb",
+            "mib": "mb", "w": "w"}
+
+
+def measure(word: str) -> str:
+    """The canonical unit of ``word`` (``hours`` → ``h``), or "" if no metric is measured in it."""
+    return MEASURES.get(word.strip().lower(), "")
+
+
+def _unit(text: str, number: Number) -> str | None:
+    """The unit written after ``number``: None if none, "" if one no metric is measured in."""
+    match = UNIT.match(text, number.end)
+    return measure(match.group(0)) if match else None
+
+
+def _is_result(text: str, number: Number, integers: bool) -> bool:
+    """A number that states a result: not a reference, an amount of money, a count of things
+    (epochs, GPUs, images) or a test's setting (power, alpha, a p-value), and not a bare integer
+    unless ``integers`` (a table cell under a seed-count header)."""
+    before = text[:number.start]
+    if REFERENCE.search(before[-40:]) or MONEY.search(before) or _unit(text, number) == "":
+        return False
+    if TEST_SETTING_BEFORE.search(before[-30:]) or TEST_SETTING_AFTER.match(text, number.end):
+        return False
+    return integers or not number.integer
+
+
+def _with_points(text: str, number: Number) -> tuple[Number, int]:
+    match = POINTS.match(text, number.end)
+    if match is None or number.percent:
+        return number, number.end
+    return replace(number, percent=True, text=number.text + " pp"), match.end()
+
+
+def _value(text: str, number: Number) -> Statement:
+    number, end = _with_points(text, number)
+    parts = [Part("value", number)]
+    spread = SPREAD.match(text, end)
+    if spread:
+        parts.append(_read(text, "num", spread, "spread"))
+        end = spread.end()
+    unit = _unit(text, number)
+    form = value_form(text, parts[0].number) | ({f"unit:{unit}"} if unit else set())
+    return Statement(tuple(p for p in parts if p), number.start, end, frozenset(form))
+
+
+def value_form(text: str, number: Number) -> frozenset[str]:
+    """How a value is written: ``signed``; ``difference`` (a ``+`` sign, ``pp``, after ``by`` or
+    a difference noun); the word giving a difference its direction (``up``, ``down``,
+    ``better``, ``worse``); its role in ``from X to Y`` (``from``, ``to``)."""
+    before = text[max(0, number.start - 80):number.start]
+    leading = before[:TRAILING_FILLER.search(before).start()]
+    form = {"signed"} if number.sign else set()
+    if (number.sign == "+" or number.text.endswith("pp") or BY.search(leading)
+            or DIFFERENCE_NOUN.search(leading)):
+        form.add("difference")
+    return frozenset(form | _direction(before) | _from_to(leading))
+
+
+DIRECTIONS = {
+    "better": r"improv\w*|helps?|gains?|outperforms?|beats?|better",
+    "worse": r"hurts?|worsen\w*|degrad\w*|costs?|loses?|worse",
+    "up": r"raises?|increas\w*|rises?|boosts?|higher|grows?",
+    "down": r"lowers?|reduc\w*|decreas\w*|drops?|falls?|declines?|lower|cuts?",
+}
+
+
+def _direction(before: str) -> set[str]:
+    clause = re.split(r"[,;]|\.\s", before)[-1]
+    found = [(match.start(), name) for name, words in DIRECTIONS.items()
+             for match in re.finditer(rf"\b(?:{words})\b", clause, re.IGNORECASE)]
+    return {max(found)[1]} if found else set()
+
+
+def _from_to(stripped: str) -> set[str]:
+    if re.search(r"\bfrom\s*$", stripped, re.IGNORECASE):
+        return {"from"}
+    if re.search(r"\bfrom\s+[-+\u2212]?\d[\d.,]*\s?%?\s*to\s*$", stripped, re.IGNORECASE):
+        return {"to"}
+    return set()
+
+
+def _attach(statements: list[Statement], text: str) -> list[Statement]:
+    """An interval or level right after a value (nothing but words between) qualifies it."""
+    merged: list[Statement] = []
+    for statement in sorted(statements, key=lambda s: s.start):
+        previous = merged[-1] if merged else None
+        if (previous is not None and previous.part("value") and statement.part("seeds") is None
+                and statement.part("value") is None and previous.part("low") is None
+                and _linked(text[previous.end:statement.start])):
+            merged[-1] = replace(previous, parts=previous.parts + statement.parts,
+                                 end=statement.end)
+        else:
+            merged.append(statement)
+    return merged
+
+
+def _linked(between: str) -> bool:
+    return len(between) <= 40 and not re.search(r"\d|[.!?]\s", between)
+
+
+def _bare_intervals(text: str, taken: list[Statement]) -> list[Statement]:
+    """``[0.71, 1.18]`` on its own (a CI column's cell, or after its value's words)."""
+    found = []
+    for match in BRACKETS.finditer(text):
+        if not _overlaps(match.start(), match.end(), taken):
+            parts = (_read(text, "low", match, "low"), _read(text, "high", match, "high"))
+            found.append(Statement(tuple(p for p in parts if p), match.start(), match.end()))
+    return found
+
+
+def find_statements(text: str, integers: bool = False) -> list[Statement]:
+    """Every statement in ``text``, in order (bare integers too when ``integers``)."""
+    taken = _intervals(text)
+    taken += _bare_intervals(text, taken)
+    taken += _seed_counts(text, taken)
+    for number in find_numbers(text):
+        if not _overlaps(number.start, number.end, taken) and _is_result(text, number, integers):
+            statement = _value(text, number)
+            if not _overlaps(statement.start, statement.end, taken):
+                taken.append(statement)
+    return _attach(taken, text)

@@ -1,0 +1,114 @@
+"""A table's statements, each with its levels: the cell, its column's header, its row's label
+(the cells of the table's label columns, with the group row above), the caption, the headings.
+
+Label columns are those with no numeric body cell (and seed columns); a spread-only column
+(``± s.e.m.``) is read with the column before it; a header, row label or caption may declare a
+unit (``%``, ``(M)``, ``params_m``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from rgt.evidence.reconcile.blocks import Cell, Table
+from rgt.evidence.reconcile.sites import Level, Site
+from rgt.evidence.reconcile.statistics import find_statements
+
+NUMBER_TEXT = re.compile(r"[-+\u2212]?\d[\d,]*(?:\.\d+)?")
+
+
+def is_numeric(text: str) -> bool:
+    """A cell that holds numbers only (``96.1 ± 0.2``, ``**11.2M**``, ``[0.71, 1.18]``)."""
+    rest = NUMBER_TEXT.sub(" ", text)
+    words = re.findall(r"[^\W\d_]+", rest)
+    has_digit = any(char.isdigit() for char in text)
+    return has_digit and all(word in ("pp", "M", "K", "B", "x", "CI") for word in words)
+
+
+POINT_HEADER = re.compile(r"^\s*(?:seed|run|fold|trial)(?:\s*(?:id|#|no\.?))?\s*$", re.I)
+
+
+def label_columns(table: Table) -> set[int]:
+    """Columns none of whose body cells is numeric, and seed columns: they name the rows."""
+    width = max([len(table.header)] + [len(row) for row in table.rows])
+    return {j for j in range(width) if _header(table, j) and POINT_HEADER.match(_header(table, j))
+            or not any(j < len(row) and is_numeric(row[j].text) for row in table.rows)}
+
+
+def _header(table: Table, column: int) -> str:
+    return table.header[column] if column < len(table.header) else ""
+
+
+def _label(table: Table, column: int, text: str) -> str:
+    """A label cell as the row's name; a seed column's cell keeps its header (``seed 0``)."""
+    header = _header(table, column)
+    return f"{header} {text}" if text and POINT_HEADER.match(header) else text
+
+
+def _is_group(row: list[Cell], labels: set[int]) -> bool:
+    """A row naming a group of rows below it: only its first cell has text."""
+    filled = [cell for cell in row if cell.text.strip()]
+    return len(row) > 1 and len(filled) == 1 and row[0].text.strip() != "" and 0 in labels
+
+
+UNIT = re.compile(r"(%)|\((?:in\s+)?([KMB])\)|\[([KMB])\]|_(?:(pct|percent)|([mkb]))$")
+UNITS = {"pct": "%", "percent": "%", "m": "M", "k": "K", "b": "B"}
+
+
+def declared_unit(*texts: str) -> str:
+    """The first unit a header, row label or caption declares: ``%`` or ``M``/``K``/``B``."""
+    for text in texts:
+        match = UNIT.search(text or "")
+        if match:
+            found = next(group for group in match.groups() if group)
+            return UNITS.get(found, found)
+    return ""
+
+
+SPREAD_ONLY = re.compile(
+    r"^[\s(\[]*(?:\u00b1|\+/-)?\s*(?:std|sd|s\.d\.|stdev|sem|s\.e\.m\.|se|s\.e\.|"
+    r"standard\s+(?:deviation|error))[\s)\]]*$", re.IGNORECASE)
+
+
+def headers(table: Table) -> list[str]:
+    """Each column's header; a spread-only one (``± s.e.m.``) is read with the one before it
+    (``ECE (%) ± s.e.m.``): it qualifies that column's numbers."""
+    names = list(table.header)
+    for j in range(1, len(names)):
+        if SPREAD_ONLY.match(names[j]):
+            names[j] = f"{names[j - 1]} {names[j]}"
+    return names
+
+
+def table_sites(table: Table) -> list[Site]:
+    """One site per statement of every data cell of ``table``."""
+    labels = label_columns(table)
+    names_of = headers(table)
+    sites: list[Site] = []
+    group, previous = "", {}
+    for row in table.rows:
+        if _is_group(row, labels):
+            group, previous = row[0].text.strip(), {}
+            continue
+        names = []
+        for j in sorted(labels):
+            text = row[j].text.strip() if j < len(row) else ""
+            previous[j] = text or previous.get(j, "")
+            names.append(_label(table, j, previous[j]))
+        label = " ".join([group, *names]).strip()
+        for j, cell in enumerate(row):
+            if j not in labels:
+                sites += _cell_sites(table, cell, label, names_of[j] if j < len(names_of) else "")
+    return sites
+
+
+def _cell_sites(table: Table, cell: Cell, label: str, header: str) -> list[Site]:
+    unit = declared_unit(header, label, table.caption)
+    where = f"{label} | {header}: {cell.text.strip()}"
+    return [Site(statement, ((0, cell.line),), where, (
+        Level("cell", cell.text, statement.anchor, True),
+        Level("column", header, None, True),
+        Level("row", label, None, True),
+        Level("caption", table.caption, None, False, names_variants=False),
+        Level("scope", table.scope, None, False, names_variants=False),
+    ), in_table=True, unit=unit) for statement in find_statements(cell.text, integers=True)]

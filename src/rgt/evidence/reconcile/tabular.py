@@ -1,0 +1,114 @@
+"""LaTeX ``tabular`` bodies as tables.
+
+Rows end at ``\\\\``, cells at ``&`` (outside braces). Rows above the first ``\\midrule`` or
+``\\hline`` are header rows (the first row when there is none); a header's ``\\multicolumn``
+heads every column it spans (``CIFAR-10`` over ``Acc.`` and ``ECE``), a body's names a group
+of rows when it is the row's only text. ``\\multirow`` labels the rows below it (an empty label
+cell repeats the label above).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable
+
+from rgt.evidence.reconcile.blocks import Cell, Table
+
+ROW_END = re.compile(r"\\\\(?:\s*\[[^\]]*\])?|\\tabularnewline\b")
+CELL_END = re.compile(r"&")
+MULTI = re.compile(r"^\s*\\multi(?:column|row)\s*\{(\d+)\}\s*(?:\[[^\]]*\])?\s*\{[^{}]*\}\s*")
+RULES = re.compile(r"^\s*(?:\\(?:toprule|midrule|bottomrule|hline|cline|cmidrule|addlinespace|"
+                   r"specialrule|morecmidrules)\b(?:\([^)]*\))?(?:\[[^\]]*\])?(?:\{[^{}]*\})*"
+                   r"\s*)+")
+Spanned = tuple[str, int, int]  # text, columns spanned, line
+
+
+def group_end(text: str, start: int) -> int:
+    """The index just after the ``{...}`` group that opens at ``start``."""
+    depth = 0
+    for index in range(start, len(text)):
+        escaped = index > 0 and text[index - 1] == "\\"
+        if text[index] == "{" and not escaped:
+            depth += 1
+        elif text[index] == "}" and not escaped:
+            depth -= 1
+            if depth == 0:
+                return index + 1
+    return len(text)
+
+
+def top_level_split(text: str, separator: re.Pattern) -> list[tuple[int, str]]:
+    """``text`` split at ``separator`` outside braces: ``(offset, piece)`` pairs."""
+    pieces, depth, start, index = [], 0, 0, 0
+    while index < len(text):
+        match = separator.match(text, index) if depth == 0 else None
+        if match:
+            pieces.append((start, text[start:index]))
+            start = index = match.end()
+        elif text[index] == "\\":
+            index += 2
+        else:
+            depth += {"{": 1, "}": -1}.get(text[index], 0)
+            index += 1
+    pieces.append((start, text[start:]))
+    return pieces
+
+
+class Body:
+    """The joined source of a tabular body, mapping offsets back to lines."""
+
+    def __init__(self, lines: list[tuple[int, str]]):
+        self.text, self.starts, self.numbers = "", [], []
+        for number, line in lines:
+            self.starts.append(len(self.text))
+            self.numbers.append(number)
+            self.text += line + "\n"
+
+    def line_at(self, offset: int) -> int:
+        """The source line of character ``offset``."""
+        return self.numbers[max(bisect.bisect_right(self.starts, offset) - 1, 0)]
+
+
+def _cells(segment: str, offset: int, body: Body, plain: Callable[[str], str]) -> list[Spanned]:
+    cells = []
+    for start, piece in top_level_split(segment, CELL_END):
+        multi = MULTI.match(piece)
+        span = int(multi.group(1)) if multi and "multicolumn" in piece[:multi.end()] else 1
+        content = piece[multi.end():] if multi else piece
+        where = offset + start + len(piece) - len(piece.lstrip())
+        cells.append((plain(content), span, body.line_at(where)))
+    return cells
+
+
+def _rows(body: Body, plain: Callable[[str], str]) -> tuple[list[list[Spanned]], int]:
+    rows: list[list[Spanned]] = []
+    header_rows = 0
+    for offset, segment in top_level_split(body.text, ROW_END):
+        rule = RULES.match(segment)
+        if rule:
+            if not header_rows and rows and re.search(r"\\(?:midrule|hline)\b", rule.group(0)):
+                header_rows = len(rows)
+            offset, segment = offset + rule.end(), segment[rule.end():]
+        cells = _cells(segment, offset, body, plain)
+        if any(text for text, _, _ in cells):
+            rows.append(cells)
+    return rows, header_rows or 1
+
+
+def _expand(row: list[Spanned], repeat: bool) -> list[Cell]:
+    cells = []
+    for text, span, line in row:
+        cells += [Cell(text, line)] + [Cell(text if repeat else "", line)] * (span - 1)
+    return cells
+
+
+def parse_tabular(lines: list[tuple[int, str]], plain: Callable[[str], str],
+                  caption: str = "") -> Table:
+    """The table of a tabular body given as ``(line number, source)`` pairs."""
+    rows, header_rows = _rows(Body(lines), plain)
+    headers = [_expand(row, repeat=True) for row in rows[:header_rows]]
+    width = max([len(row) for row in headers] + [0])
+    header = [" ".join(row[j].text for row in headers if j < len(row)).strip()
+              for j in range(width)]
+    return Table(header, [_expand(row, repeat=False) for row in rows[header_rows:]], caption)

@@ -1,0 +1,64 @@
+"""Prose split the way a reader scopes a number: clauses within sentences within paragraphs.
+
+Every function keeps character offsets: spans found in a piece index the original text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+# Abbreviations whose period does not end a sentence.
+ABBREVIATIONS = re.compile(
+    r"(?:\b(?:e\.g|i\.e|et al|vs|cf|Fig|Figs|Tab|Sec|Eq|Eqs|App|Alg|approx|resp|No|Ref|Refs|"
+    r"incl|w\.r\.t|s\.d|s\.e\.m|s\.e)|\b[A-Z])\.$"
+)
+SENTENCE_END = re.compile(
+    r"[.!?][\"'\u201d)\]*_]*(?=\s+(?:[A-Z0-9\[(\"'`*_\\$\u2212+-]|$))|[.!?][\"'\u201d)\]*_]*$")
+CLAUSE_BREAK = re.compile(
+    r",\s|;\s?|\s[\u2014\u2013]\s|\s--\s|[()]|\s(?:and|but|while|whereas|than|versus|vs\.?|"
+    r"compared\s+(?:to|with)|against|respectively)\s",
+    re.IGNORECASE,
+)
+
+
+def fold(text: str) -> str:
+    """Lower-case with ``_`` and ``-`` read as spaces, same length as ``text`` (offsets hold)."""
+    out = []
+    for char in text:
+        lower = char.lower()
+        out.append(" " if char in "_-" else (lower if len(lower) == 1 else char))
+    return "".join(out)
+
+
+def _inside(position: int, spans: Iterable[tuple[int, int]]) -> bool:
+    return any(start < position < end for start, end in spans)
+
+
+def sentence_spans(text: str, protected: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``(start, end)`` of each sentence; a period inside a number or a statistic is not an end."""
+    spans, start = [], 0
+    for match in SENTENCE_END.finditer(text):
+        end = match.end()
+        if _inside(match.start(), protected) or ABBREVIATIONS.search(text[start:end]):
+            continue
+        spans.append((start, end))
+        start = end
+    if text[start:].strip():
+        spans.append((start, len(text)))
+    return spans
+
+
+def clause_span(text: str, position: int, protected: list[tuple[int, int]],
+                bounds: tuple[int, int]) -> tuple[int, int]:
+    """The clause of ``text`` around ``position``, within ``bounds`` (its sentence)."""
+    low, high = bounds
+    for match in CLAUSE_BREAK.finditer(text, low, high):
+        if _inside(match.start(), protected) or _inside(match.end() - 1, protected):
+            continue
+        if match.end() <= position:
+            low = match.end()
+        elif match.start() >= position:
+            high = match.start()
+            break
+    return low, high

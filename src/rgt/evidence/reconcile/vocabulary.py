@@ -1,0 +1,132 @@
+"""The words documents use for what a number is about, each with the facets it names.
+
+A facet is one thing a claim is about: ``metric``, ``split``, ``variant``, ``exp``; plus how a
+number relates to it: ``kind`` (``difference``), ``dispersion`` (``std``, ``sem``, ``ci``) and,
+in table headers, ``role`` (``low``, ``high``, ``seeds``, ``spread``). Words come from the
+evidence (metric, variant and experiment ids), from the claims file (``names:`` and each claim's
+``aliases``) and from the lists below: the splits, and metrics, systems and hyper-parameters that
+are *not* the evidence's — a number named by one of those is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rgt.evidence.reconcile.text import fold
+
+SPLITS = {"train": ["train", "training"],
+          "val": ["val", "validation", "valid", "dev", "development"],
+          "test": ["test", "testing", "held out", "holdout"]}
+SYNONYMS = {"accuracy": ["acc", "acc.", "top 1", "top 1 accuracy", "top 1 acc."],
+            "ece": ["expected calibration error", "calibration error"],
+            "loss": ["cross entropy", "nll"],
+            "params": ["parameters", "params", "model size", "#params"]}
+# Metrics and hyper-parameters a document may quote that are not claims: a number they name
+# closest is theirs.
+FOREIGN_METRICS = [
+    "loss", "ece", "calibration error", "error", "error rate", "top 1 error", "f1", "f1 score",
+    "precision", "recall", "auc", "auroc", "bleu", "perplexity", "top 5", "top 5 accuracy",
+    "top 5 acc.", "map", "iou", "latency", "throughput", "flops", "gflops", "parameters",
+    "params", "hyper parameters", "hyperparameters", "runtime", "wall clock", "memory",
+    "learning rate", "lr", "weight decay", "wd",
+    "momentum", "dropout rate", "dropout probability", "p", "p value", "alpha", "\u03b1", "beta",
+    "\u03b2", "lambda", "\u03bb", "temperature", "label smoothing", "batch size", "warmup",
+    "mixing ratio", "kappa", "speed up", "speedup", "slowdown", "overhead", "utilisation",
+    "utilization",
+]
+OTHERS = ["prior work", "previous work", "state of the art", "sota", "et al", "literature",
+          "reported by", "reported in", "published"]
+DISPERSION = {"std": ["std", "sd", "s.d.", "standard deviation", "stdev", "std dev"],
+              "sem": ["sem", "s.e.m.", "standard error", "se", "s.e.", "stderr"],
+              "ci": ["ci", "c.i.", "confidence interval"]}
+ROLES = {"low": ["ci low", "ci lower", "lower", "low", "lo", "ci lo", "lower bound"],
+         "high": ["ci high", "ci upper", "upper", "high", "hi", "ci hi", "upper bound"],
+         "seeds": ["seeds", "n seeds", "# seeds", "#seeds", "num seeds", "runs", "n runs",
+                   "seed count"],
+         "spread": ["spread"]}
+DIFFERENCE = ["difference", "diff", "delta", "\u0394", "gain", "improvement", "change", "effect",
+              "lift"]
+BASELINE = "@baseline"  # the word "baseline": the baseline of the comparisons in scope
+OTHER = "@other"  # a system that is not one of the evidence's variants
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A word found in a text: where, the facets it names, and those only an alias implies."""
+
+    start: int
+    end: int
+    facets: dict
+    implied: frozenset[str] = frozenset()
+
+
+@dataclass
+class Vocabulary:
+    """Phrases (folded) and the facets each names; ``find`` locates them in a text."""
+
+    phrases: dict[str, dict[str, set[str]]] = field(default_factory=dict)
+    implied: dict[str, set[str]] = field(default_factory=dict)
+    _pattern: re.Pattern | None = None
+
+    def add(self, phrase: str, facet: str, values: set[str] | str, implied: bool = False) -> None:
+        """Let ``phrase`` name ``values`` of ``facet`` (in addition to what it named before);
+        ``implied``: only because an alias's claims share it (an explicit name wins)."""
+        key = " ".join(fold(phrase).split())
+        values = {values} if isinstance(values, str) else set(values)
+        named = self.phrases.setdefault(key, {})
+        if implied and facet not in named:
+            self.implied.setdefault(key, set()).add(facet)
+        elif not implied:
+            self.implied.get(key, set()).discard(facet)
+        named.setdefault(facet, set()).update(values)
+        self._pattern = None
+
+    def add_all(self, facet: str, table: dict[str, list[str]]) -> None:
+        """Add every phrase of ``{value: [phrases]}`` for ``facet``."""
+        for value, phrases in table.items():
+            for phrase in phrases:
+                self.add(phrase, facet, value)
+
+    def pattern(self) -> re.Pattern:
+        """One regex for every phrase, longest first (``top 5 accuracy`` before ``accuracy``)."""
+        if self._pattern is None:
+            ordered = sorted(self.phrases, key=len, reverse=True)
+            words = "|".join(r"\s+".join(map(re.escape, phrase.split())) for phrase in ordered)
+            self._pattern = re.compile(rf"(?<!\w)(?:{words})(?![\w])")
+        return self._pattern
+
+    def find(self, text: str) -> list[Hit]:
+        """Every phrase occurrence in ``text`` (folded), leftmost-longest, not overlapping."""
+        if not self.phrases:
+            return []
+        hits = []
+        for match in self.pattern().finditer(fold(text)):
+            key = " ".join(match.group(0).split())
+            hits.append(Hit(match.start(), match.end(), self.phrases[key],
+                            frozenset(self.implied.get(key, ()))))
+        return hits
+
+    def facets_in(self, phrase: str) -> dict[str, set[str]]:
+        """The facets named by the words inside ``phrase`` (merged)."""
+        merged: dict[str, set[str]] = {}
+        for hit in self.find(phrase):
+            for facet, values in hit.facets.items():
+                merged.setdefault(facet, set()).update(values)
+        return merged
+
+
+def base_vocabulary() -> Vocabulary:
+    """The words every project shares: splits, foreign metrics, other systems, statistics."""
+    vocabulary = Vocabulary()
+    vocabulary.add_all("split", SPLITS)
+    for phrase in FOREIGN_METRICS:
+        vocabulary.add(phrase, "metric", "@" + phrase)
+    for phrase in OTHERS:
+        vocabulary.add(phrase, "variant", OTHER)
+    vocabulary.add_all("dispersion", DISPERSION)
+    vocabulary.add_all("role", ROLES)
+    for phrase in DIFFERENCE:
+        vocabulary.add(phrase, "kind", "difference")
+    vocabulary.add("baseline", "variant", BASELINE)
+    return vocabulary

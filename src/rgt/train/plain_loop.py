@@ -1,0 +1,219 @@
+"""The plain-loop API: every guarantee of ``rgt train`` for a training loop you wrote yourself.
+
+    import rgt
+
+    with rgt.run() as run:
+        state = run.resume()                      # newest complete checkpoint, RNG restored
+        step = state["step"] if state else 0
+        ...                                       # rebuild model/optimizer from ``state``
+        while step < total:
+            loss = train_one_step(...)
+            step += 1
+            run.log(step, loss=loss)              # heartbeat, status, history, cadence
+            if run.checkpoint_due(step):          # Young/Daly, or SIGTERM/SIGUSR1 arrived
+                run.save(step, {"model": model.state_dict(), ..., "step": step})
+        run.finish({"perplexity": {"value": ppl, "split": "test", "direction": "lower",
+                                   "n": tokens}}, per_sample={"test": {"nll": nll}})
+
+``run.save`` after a preemption signal exits with 75 once the checkpoint is durable; rerunning
+the same command resumes. Where things go comes from the environment rgt sets for a training
+job (``RGT_RUN_ID``, ``RGT_RUN_DIR``, ``RGT_CHECKPOINT_DIR``), so the same script runs unchanged
+locally, on a rented host, under Slurm and on Kubernetes; outside rgt, pass ``run_id=``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import time
+import warnings
+from contextlib import ExitStack
+from pathlib import Path
+
+from rgt.base.errors import CheckpointError, RgtError
+from rgt.train.cadence import Cadence
+from rgt.train.checkpoint import CheckpointStore, CheckpointWarning
+from rgt.train.determinism import capture_rng, restore_rng
+from rgt.train.plain_records import seal_plain_run
+from rgt.train.preemption import EXIT_PREEMPTED, preemption_flag
+from rgt.train.progress import run_logger
+from rgt.train.run_status import RunStatus
+from rgt.train.writer_lock import writer_lock
+
+ENV_RUN_ID, ENV_RUN_DIR, ENV_CHECKPOINT_DIR = "RGT_RUN_ID", "RGT_RUN_DIR", "RGT_CHECKPOINT_DIR"
+ENV_TOTAL_STEPS, ENV_SMOKE_STEPS = "RGT_TOTAL_STEPS", "RGT_SMOKE_STEPS"
+ENV_HEARTBEAT = "RGT_HEARTBEAT_SECONDS"
+
+
+class SmokeDone(SystemExit):
+    """Raised by ``log`` once a smoke test has run its steps: the script ends, exit 0."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+
+
+def run(run_id: str | None = None, *, run_dir: str | Path | None = None,
+        checkpoint_dir: str | Path | None = None, total_steps: int | None = None,
+        keep: int = 2, mtbf_hours: float = 6.0, every_steps: int | None = None,
+        heartbeat_seconds: float = 5.0) -> PlainRun:
+    """A run of your own training loop; use it as a context manager (module docstring).
+
+    The environment rgt sets for a training job wins over the arguments, which are for running
+    the script by hand: ``run_dir`` defaults to ``runs/<run_id>``, ``checkpoint_dir`` to
+    ``checkpoints/<run_id>``. ``total_steps`` feeds progress and ETA; ``mtbf_hours`` and
+    ``every_steps`` set the checkpoint cadence as in the config's ``checkpoint:`` block.
+    """
+    report_rgt_errors_without_traceback()
+    run_id = os.environ.get(ENV_RUN_ID) or run_id
+    if not run_id:
+        raise CheckpointError("rgt.run() has no run id",
+                              "run the script as an rgt training job (which sets RGT_RUN_ID), "
+                              "or pass rgt.run(run_id='my-run') when running it by hand")
+    places = _places(run_id, run_dir, checkpoint_dir)
+    total = int(os.environ.get(ENV_TOTAL_STEPS) or total_steps or 0)
+    heartbeat = float(os.environ.get(ENV_HEARTBEAT) or heartbeat_seconds)
+    return PlainRun(run_id, *places, total, Cadence(mtbf_hours, every_steps), keep, heartbeat)
+
+
+def report_rgt_errors_without_traceback() -> None:
+    """An ``RgtError`` escaping the user's script (a second writer, a bad metric) is printed as
+    a message and a fix, as the CLI does (the script still exits 1); any other error keeps its
+    traceback."""
+    if getattr(sys.excepthook, "rgt_plain_loop", False):
+        return
+    previous = sys.excepthook
+
+    def hook(kind, error, traceback):
+        if isinstance(error, RgtError):
+            print(f"error: {error.message}", file=sys.stderr)
+            if error.fix:
+                print(f"  fix: {error.fix}", file=sys.stderr)
+            return
+        previous(kind, error, traceback)
+
+    hook.rgt_plain_loop = True
+    sys.excepthook = hook
+
+
+def _places(run_id: str, run_dir, checkpoint_dir) -> tuple[Path, Path]:
+    chosen = []
+    for variable, given, default in ((ENV_RUN_DIR, run_dir, f"runs/{run_id}"),
+                                     (ENV_CHECKPOINT_DIR, checkpoint_dir,
+                                      f"checkpoints/{run_id}")):
+        from_env = os.environ.get(variable)
+        if from_env and given and Path(given) != Path(from_env):
+            warnings.warn(f"{variable}={from_env} set by rgt overrides {given}", stacklevel=3)
+        chosen.append(Path(from_env or given or default))
+    return chosen[0], chosen[1]
+
+
+class PlainRun:
+    """One run of a user's loop: resume, log, checkpoint when due, finish (module docstring)."""
+
+    def __init__(self, run_id: str, run_dir: Path, checkpoint_dir: Path, total_steps: int,
+                 cadence: Cadence, keep: int, heartbeat_seconds: float):
+        self.run_id, self.run_dir, self.checkpoint_dir = run_id, run_dir, checkpoint_dir
+        self.total_steps, self.cadence = total_steps, cadence
+        self.store = CheckpointStore(checkpoint_dir, keep=keep)
+        self.heartbeat_seconds = heartbeat_seconds
+        self.smoke_steps = int(os.environ.get(ENV_SMOKE_STEPS) or 0)
+        self.step, self.history, self.finished = 0, [], False
+        self._last_step_at: float | None = None
+        self._stack = ExitStack()
+        self.status: RunStatus | None = None
+        self.flag = None
+        self.logger: logging.Logger | None = None
+
+    def __enter__(self) -> PlainRun:
+        self.checkpoint_dir.mkdir(parents=True, exist_ok=True)
+        self._stack.enter_context(writer_lock(self.checkpoint_dir))
+        self.logger = run_logger(self.run_id, self.checkpoint_dir / "train.log")
+        self.flag = self._stack.enter_context(preemption_flag())
+        self.status = RunStatus(self.checkpoint_dir, self.total_steps, self.heartbeat_seconds)
+        self.status.set("running", self.step)
+        return self
+
+    def __exit__(self, kind, error, _traceback) -> bool:
+        try:
+            self._record_exit(kind, error)
+        finally:
+            self._stack.close()
+        return False
+
+    def _record_exit(self, kind, error) -> None:
+        if kind is None and not self.finished:
+            self.status.set("failed", self.step, 1, "the loop ended without run.finish()")
+        elif isinstance(error, SmokeDone):
+            self.status.set("finished", self.step, 0, "smoke test")
+        elif isinstance(error, SystemExit) and error.code == EXIT_PREEMPTED:
+            self.status.set("preempted", self.step, EXIT_PREEMPTED)
+        elif kind is not None:
+            self.status.set("failed", self.step, 1, f"{kind.__name__}: {error}")
+
+    @property
+    def preempted(self) -> bool:
+        """Whether SIGTERM or SIGUSR1 arrived (checkpoint now; ``save`` then exits 75)."""
+        return bool(self.flag)
+
+    def resume(self) -> dict | None:
+        """The state of the newest complete checkpoint (RNG restored), or None on a first
+        launch. Corrupt or torn checkpoints are skipped with a warning, never deleted."""
+        with warnings.catch_warnings(record=True) as skipped:
+            warnings.simplefilter("always", CheckpointWarning)
+            loaded = self.store.load_latest()
+        for warning in skipped:
+            self.logger.warning("%s", warning.message)
+        if loaded is None:
+            return None
+        state, info = loaded
+        rgt_state = state.get("rgt") or {}
+        restore_rng(rgt_state["rng"])
+        self.step, self.history = int(rgt_state["step"]), list(rgt_state.get("history", []))
+        self.cadence.record_save(self.step, float(rgt_state.get("save_seconds", 0.0)))
+        self.logger.info("resumed %s from %s (step %d)", self.run_id, info.path.name, self.step)
+        return state["user"]
+
+    def log(self, step: int, **scalars: float) -> None:
+        """Record one step's scalars (kept in the run's history), beat the heartbeat, and time
+        the step for the cadence. In a smoke test, ends the script after its steps."""
+        now = time.perf_counter()
+        if self._last_step_at is not None and step > self.step:
+            self.cadence.record_step((now - self._last_step_at) / (step - self.step))
+        self._last_step_at, self.step = now, step
+        row = {"step": step, **{k: float(v) for k, v in scalars.items()}}
+        self.history.append(row)
+        self.status.beat(step, row.get("loss", float("nan")))
+        if self.smoke_steps and step >= self.smoke_steps:
+            raise SmokeDone()
+
+    def checkpoint_due(self, step: int) -> bool:
+        """True when the cadence says so, or when a preemption signal arrived."""
+        return self.preempted or self.cadence.due(step)
+
+    def save(self, step: int, state: dict) -> None:
+        """Checkpoint ``state`` with the RNG and history atomically; after a preemption signal,
+        exit 75 once it is durable."""
+        started = time.perf_counter()
+        rgt_state = {"step": step, "rng": capture_rng(), "history": self.history,
+                     "save_seconds": self.cadence.save_seconds}
+        self.store.save(step, {"user": state, "rgt": rgt_state})
+        self.cadence.record_save(step, time.perf_counter() - started)
+        self.status.beat(step, self.history[-1].get("loss", float("nan")) if self.history
+                         else float("nan"), force=True)
+        if self.preempted:
+            self.logger.info("received %s: checkpoint of step %d saved; rerun to resume",
+                        self.flag.signal_name, step)
+            raise SystemExit(EXIT_PREEMPTED)
+
+    def finish(self, metrics: dict, per_sample: dict | None = None,
+               weights: dict | None = None) -> Path:
+        """Seal the run: ``results.json`` from ``metrics`` ({name: {value, split, direction,
+        n}}), ``train.csv`` from the logged history, ``predictions.parquet`` from
+        ``per_sample`` ({split: {column: values}}), ``model.pt`` from ``weights``; ``run.json``
+        last. Returns the run directory."""
+        seal_plain_run(self.run_dir, self.run_id, metrics, self.history, per_sample, weights,
+                       attempts=self.status.attempts, steps=self.step)
+        self.finished = True
+        self.status.set("finished", self.step, 0)
+        return self.run_dir

@@ -1,0 +1,121 @@
+"""The hosts the executor places jobs on: their stations, the lease policy and book, and the
+placement decisions (which host takes a job, when a silent host's jobs move).
+
+``rgt.remote`` and ``rgt.pool`` (paramiko and the host code) load with this module, which the
+executor imports when it is used, never when Snakemake collects plugins at each start.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from rgt.base.errors import RgtError
+from rgt.config import Config
+from rgt.plan.snakefile import workflow_config
+from rgt.platforms.facts import load_platform, project_platforms
+from rgt.pool.dispatch import LeasePolicy, choose, lease_for, lease_policy, overdue
+from rgt.pool.leases import LeaseBook
+from rgt.pool.spec import PoolHost, pool_hosts
+from rgt.pool.station import MirrorOptions, Station, prepare_all
+from rgt.remote.jobs import RemoteLayout
+from rgt.remote.runner import RemoteRunner
+from rgt.remote.snakejobs import SnakeJob, snake_job
+from rgt.remote.ssh import ConnectionLost, RemoteHost, RemoteTimeout, resolve_host
+from rgt.remote.warnings_once import first_use_warnings
+from rgt.remote.watchdog_start import watchdog_options
+
+
+@dataclass
+class Pool:
+    """The stations of ``--rgt-host``/``--rgt-pool`` and how jobs are leased among them."""
+
+    project: Path
+    stations: dict[str, Station]
+    policy: LeasePolicy
+    leases: LeaseBook
+
+    @classmethod
+    def open(cls, settings, project: Path, secrets: dict[str, str],
+             warn: Callable[[str], None], report: Callable[[str], None]) -> Pool:
+        """The pool of the profile's settings (``warn`` gets the platforms' first-use notes;
+        ``secrets`` go to each host over stdin)."""
+        members = pool_hosts(settings.host, settings.pool, project / "config" / "hosts.yaml",
+                             settings.platform)
+        for member in members:
+            for line in first_use_warnings(project, member.entry.platform, member.alias):
+                warn(f"rgt: {line}")
+        policy = lease_policy(len(members), settings.lease_seconds, settings.unknown_grace)
+        stations = {member.alias: station(member, settings, project, secrets, report)
+                    for member in members}
+        return cls(project, stations, policy, LeaseBook(project))
+
+    def config(self, config_file: str) -> Config:
+        """The workflow's config: the one the Snakefile validated in this process."""
+        return workflow_config(self.project / config_file)
+
+    def prepare(self, config: Config) -> dict[str, RgtError]:
+        """Every host audited and deployed at once, before the first placement (a pool of
+        one prepares on its first placement); the errors by alias."""
+        if len(self.stations) < 2:
+            return {}
+        return prepare_all(list(self.stations.values()), config)
+
+    def choose(self, run_id: str) -> Station | None:
+        """The station that takes the job now, or None (it waits)."""
+        placement = self.leases.get(run_id) if self.policy.enabled else None
+        return choose(self.stations, placement, self.policy)
+
+    def start_training(self, station: Station, run_id: str, config: Config) -> str:
+        """Deploy (once), reattach or launch ``run_id`` on ``station``; the code tree's hash."""
+        tree = station.tree(config)
+        target = station.mirror_target(run_id, config)
+        lease = lease_for(self.leases, run_id, station, self.policy)
+        station.attach_or_launch(
+            run_id, lambda: station.seed_and_launch(run_id, tree, target, lease))
+        if target is not None:
+            station.mirror.watch(target)
+        if lease is not None:
+            station.keep_leases(lease.seconds)
+        return tree
+
+    def freest(self) -> Station:
+        """The station with the most free slots (where any other job goes)."""
+        return max(self.stations.values(), key=lambda each: each.free)
+
+    def start_snakejob(self, station: Station, rules, sources: list[str], inputs,
+                       products: list[str], command: str) -> SnakeJob:
+        """Any other job: Snakemake's own job command, in a working directory of its own."""
+        spec = snake_job(self.project, rules, sources, inputs, products, command)
+        station.attach_or_launch(spec.key, lambda: station.runner.launch_snakejob(spec))
+        return spec
+
+    def overdue(self, station: Station) -> bool:
+        """Whether a silent station's jobs may start elsewhere (past the grace, so fenced)."""
+        return overdue(station, self.policy)
+
+    def slots(self) -> int:
+        """Every station's job slots (one for a host whose slots are not known yet)."""
+        return sum(station.member.slots or 1 for station in self.stations.values())
+
+    @staticmethod
+    def is_unreachable(error: RgtError) -> bool:
+        """A host that does not answer (its jobs wait), as opposed to one that refuses."""
+        return isinstance(error, ConnectionLost | RemoteTimeout)
+
+
+def station(member: PoolHost, settings, project: Path, secrets: dict[str, str],
+            report: Callable[[str], None]) -> Station:
+    """A runner for one host: the same root `rgt watch`, `rgt pull` and `rgt down` read
+    (config/hosts.yaml's, or rgt/<project>), unless the profile names one."""
+    entry = member.entry
+    facts = load_platform(entry.platform, project_platforms(project))
+    root = settings.remote_root or entry.root(project)
+    runner = RemoteRunner(RemoteHost(resolve_host(member.alias, settings.ssh_config)),
+                          RemoteLayout(root), settings.python, settings.detach,
+                          settings.gpu, secrets)
+    runner.watchdog_options = watchdog_options(entry, facts)
+    return Station(member, runner, project,
+                   MirrorOptions(settings.mirror, settings.mirror_every, facts), report)
+
