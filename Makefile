@@ -16,8 +16,11 @@ TORCH ?= torch==2.13.0
 # two rules that read the runs makes a fresh clone train, and a later run re-deliver in seconds.
 PIPELINE := snakemake --profile local --forcerun aggregate verify
 
+# `make run EXAMPLE=wlm` runs the example project examples/wlm/ instead (its own config, runs
+# and deliverables in that folder); the bundled digits example is the default.
+EXAMPLE ?=
 run: setup-run
-	. $(VENV)/bin/activate && $(PIPELINE)
+	. $(VENV)/bin/activate && $(PIPELINE) $(if $(EXAMPLE),--snakefile Snakefile --directory examples/$(EXAMPLE))
 
 test: setup
 	$(PY) -m pytest -q

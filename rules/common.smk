@@ -9,9 +9,12 @@ CFG = snakefile.load_or_exit(CONFIG_FILE, extra_keys=set(config) - {"config_file
 PLAN = runplan.plan_runs(CFG)
 PLANNED_IDS = " ".join(run.run_id for run in PLAN)
 RUNS, CHECKPOINTS = CFG.paths.runs, CFG.paths.checkpoints
+# Your own training command (defaults.job) seals its results itself: no evaluate step.
+JOBS = CFG.defaults.job is not None
+RESULTS = f"{RUNS}/{{run_id}}/results.json"
 RGT = f"{sys.executable} -m rgt"
 VERIFY_REPORT = paths.VERIFY_JSON
-FIGURE_FILES = figure_files()
+FIGURE_FILES = figure_files(CFG)
 EVIDENCE = paths.EVIDENCE
 
 

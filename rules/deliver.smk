@@ -1,7 +1,7 @@
 # results.json -> evidence/results.json -> figures/<fig>/source_data.csv -> figure + provenance.
 rule aggregate:
     input:
-        expand(rules.evaluate.output.results, run_id=[run.run_id for run in PLAN]),
+        expand(RESULTS, run_id=[run.run_id for run in PLAN]),
     output:
         paths.AGGREGATE,
     log:
@@ -18,7 +18,8 @@ rule source_data:
     log:
         "logs/deliver/{fig}.source_data.log",
     shell:
-        "{RGT} source-data --aggregate {input} --fig {wildcards.fig} --out {output} > {log} 2>&1"
+        "{RGT} source-data --aggregate {input} --fig {wildcards.fig} --config {CONFIG_FILE} "
+        "--out {output} > {log} 2>&1"
 
 
 rule figure:
@@ -33,5 +34,6 @@ rule figure:
     log:
         "logs/deliver/{fig}.figure.log",
     shell:
-        "{RGT} figure --fig {wildcards.fig} --source {input.source} --verify {input.verify} "
+        "{RGT} figure --fig {wildcards.fig} --config {CONFIG_FILE} --source {input.source} "
+        "--verify {input.verify} "
         "--aggregate {input.aggregate} --out-dir figures/{wildcards.fig} > {log} 2>&1"

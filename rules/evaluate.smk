@@ -1,12 +1,14 @@
-# Score a sealed run's selected weights on val and test.
-rule evaluate:
-    input:
-        rules.train.output.run,
-        rules.train.output.model,
-    output:
-        results=f"{RUNS}/{{run_id}}/results.json",
-        predictions=f"{RUNS}/{{run_id}}/predictions.parquet",
-    log:
-        "logs/evaluate/{run_id}.log",
-    shell:
-        "{RGT} evaluate {RUNS}/{wildcards.run_id} > {log} 2>&1"
+# Score a sealed run's selected weights on val and test (your own job reports its own).
+if not JOBS:
+
+    rule evaluate:
+        input:
+            rules.train.output.run,
+            rules.train.output.model,
+        output:
+            results=f"{RUNS}/{{run_id}}/results.json",
+            predictions=f"{RUNS}/{{run_id}}/predictions.parquet",
+        log:
+            "logs/evaluate/{run_id}.log",
+        shell:
+            "{RGT} evaluate {RUNS}/{wildcards.run_id} > {log} 2>&1"

@@ -1,16 +1,14 @@
 from rgt.cluster.resources import train_resources
 
 
-# Train (or resume) one run. Checkpoints live in CHECKPOINTS/<run-id>/, a params path:
-# Snakemake deletes the outputs of failed and re-run jobs, so they must never be outputs.
+# Train (or resume) one run — with the built-in trainer, or your own command (defaults.job).
+# Checkpoints live in CHECKPOINTS/<run-id>/, a params path: Snakemake deletes the outputs of
+# failed and re-run jobs, so they must never be outputs.
 rule train:
     input:
         ancient(lambda wc: runplan.smoke_path(PLAN, wc.run_id)),
     output:
-        run=f"{RUNS}/{{run_id}}/run.json",
-        model=f"{RUNS}/{{run_id}}/model.pt",
-        history=f"{RUNS}/{{run_id}}/train.csv",
-        config=f"{RUNS}/{{run_id}}/config.yaml",
+        **runplan.train_outputs(RUNS, JOBS),
     params:
         checkpoints=lambda wc: f"{CHECKPOINTS}/{wc.run_id}",
         config=CONFIG_FILE,

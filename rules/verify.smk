@@ -9,7 +9,7 @@ SMOKE_RECORDS = sorted({paths.smoke_record(run.smoke_id) for run in PLAN})
 
 rule verify:
     input:
-        results=expand(rules.evaluate.output.results, run_id=[run.run_id for run in PLAN]),
+        results=expand(RESULTS, run_id=[run.run_id for run in PLAN]),
         smoke=SMOKE_RECORDS,
     output:
         json=paths.VERIFY_JSON,

@@ -5,6 +5,7 @@
 # only when an input changed.
 set -eu
 python -m rgt source-data --aggregate evidence/results.json --fig test_accuracy \
-    --out figures/test_accuracy/source_data.csv
-python -m rgt figure --fig test_accuracy --source figures/test_accuracy/source_data.csv \
-    --verify verify/report.json --aggregate evidence/results.json --out-dir figures/test_accuracy
+    --config config/config.yaml --out figures/test_accuracy/source_data.csv
+python -m rgt figure --fig test_accuracy --config config/config.yaml \
+    --source figures/test_accuracy/source_data.csv --verify verify/report.json \
+    --aggregate evidence/results.json --out-dir figures/test_accuracy

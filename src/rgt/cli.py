@@ -68,6 +68,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Parse ``argv``, run the verb and return its exit code; user errors print no traceback."""
+    # The `rgt` script, unlike `python -m rgt`, does not put the working directory on the path:
+    # a project's own plug-ins (model.name: mylab.nets:Net) must import the same either way.
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
     # pydantic (the config's models) looks for plugins in every installed package's metadata
     # first: 10 ms at each start (measured) for plugins rgt does not use. Set it empty to keep them.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")

@@ -8,7 +8,9 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import threading
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -130,9 +132,7 @@ def test_a_silent_host_loses_its_job_to_another_which_resumes_it_from_the_mirror
         pool, tmp_path, slow):
     hosts, ssh_config = pool
     slow["experiments"]["tiny"]["seeds"] = [0, 1]
-    # box-0's copy must outlive its lease by far (~4 ms a step here, checkpoints written in
-    # the background: 100 epochs take ~30 s): it is fenced, not done.
-    slow["defaults"]["train"]["epochs"] = 100
+    slow["defaults"]["train"]["epochs"] = 20
     project = pool_project(tmp_path, slow, hosts)
     run_ids = rx.run_ids(project)
     args = pool_args(hosts, ssh_config, "--rgt-mirror-every", "1", "--rgt-lease-seconds", "8",
@@ -141,11 +141,16 @@ def test_a_silent_host_loses_its_job_to_another_which_resumes_it_from_the_mirror
         process = rx.snakemake_process(project, args)
         doomed = hosts[0]
         leases = remote_root(doomed) / "jobs"
-        rx.wait_for(lambda: any(_mirrored(project, run) >= 10 and (leases / run).is_dir()
-                                for run in run_ids), "a mirrored job on box-0", process)
-        [moved] = [run for run in run_ids if (leases / run).is_dir()]
-        doomed.stop()  # the box stops answering; what runs there goes on until fenced
-        output, _ = process.communicate(timeout=rx.TIMEOUT)
+        rx.wait_for(lambda: _training_past(remote_root(doomed), run_ids, 10),
+                    "a job training on box-0", process)
+        moved = _training_past(remote_root(doomed), run_ids, 10)
+        # box-0's copy is held mid-run (SIGSTOP) from here until its fence fires, whatever the
+        # machine's speed: a copy that finished before its lease lapsed would never be fenced.
+        with held_until(_trainers(remote_root(doomed), moved), leases / moved / "fenced"):
+            rx.wait_for(lambda: _mirrored(project, moved) >= 10, "its checkpoint mirrored",
+                        process)
+            doomed.stop()  # the box stops answering; what runs there goes on until fenced
+            output, _ = process.communicate(timeout=rx.TIMEOUT)
     assert process.returncode == 0, output[-4000:]
     assert f"{moved} moves to another host" in output
     # box-0's copy stopped itself (the message shows what it did instead, should it not)...
@@ -157,6 +162,48 @@ def test_a_silent_host_loses_its_job_to_another_which_resumes_it_from_the_mirror
     record = json.loads((project / ".rgt" / "pool" / f"{moved}.json").read_text())
     assert record["host"] == "box-1" and record["epoch"] == 2
     assert weights(project, moved) == reference_weights(tmp_path, slow, [moved])[moved]
+
+
+def _training_past(root: Path, run_ids: list[str], step: int) -> str | None:
+    """A run training under ``root`` with a checkpoint of ``step`` or later, if any."""
+    for run_id in run_ids:
+        markers = (root / "checkpoints" / run_id).glob("step-*.json")
+        if max((int(m.stem[5:]) for m in markers), default=-1) >= step and \
+                _trainers(root, run_id):
+            return run_id
+    return None
+
+
+def _trainers(root: Path, run_id: str) -> list[int]:
+    """The pids of ``rgt train --run-id run_id`` working under ``root``."""
+    return [int(proc.name) for proc in Path("/proc").glob("[0-9]*")
+            if _training_run(proc, [str(root)]) == run_id]
+
+
+@contextlib.contextmanager
+def held_until(pids: list[int], released_by: Path, timeout: float = 120):
+    """SIGSTOP ``pids`` for the block, each SIGCONT-ed once ``released_by`` exists: a signal
+    sent meanwhile (the fence's SIGTERM) is delivered on release."""
+    assert pids, "no trainer to hold"
+    for pid in pids:
+        os.kill(pid, signal.SIGSTOP)
+    done = threading.Event()
+
+    def release() -> None:
+        deadline = time.monotonic() + timeout
+        while not released_by.exists() and time.monotonic() < deadline and not done.is_set():
+            time.sleep(0.1)
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+
+    thread = threading.Thread(target=release, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
 
 
 def _job_files(job: Path) -> dict[str, str]:

@@ -7,8 +7,10 @@ import argparse
 import csv
 import json
 import math
+import shutil
 from pathlib import Path
 
+from conftest import TINY
 from rgt.deliver import command as deliver_command
 from rgt.evidence import command as evidence_command
 
@@ -51,6 +53,8 @@ def rgt(*argv: str) -> int:
 def test_every_delivered_number_traces_back_to_the_runs(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     write_runs(Path("runs"))
+    Path("config").mkdir()
+    shutil.copy(TINY, "config/config.yaml")  # declares (by default) the test_accuracy figure
     Path("verify").mkdir()
     Path("verify/report.json").write_text(
         json.dumps({"schema": "rgt/verify/v1", "comparisons": [], "findings": []})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import subprocess
 import sys
 from dataclasses import replace
@@ -13,7 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rgt.deliver import command, registry
+from conftest import TINY
+from rgt.config import load_config
+from rgt.deliver import command
 from rgt.deliver.figures import (
     bars_from_rows,
     draw_chart,
@@ -31,7 +34,8 @@ from rgt.deliver.pixel_gate import (
 from rgt.deliver.registry import figure_spec
 from rgt.deliver.source_data import render_csv
 
-SPEC = figure_spec("test_accuracy")
+TINY_CONFIG = load_config(TINY)
+SPEC = figure_spec(TINY_CONFIG, "test_accuracy")
 
 
 def rows() -> list[dict]:
@@ -58,6 +62,8 @@ def project(root: Path) -> None:
     """A project with source data and a verify report, as the earlier verbs leave it."""
     (root / "figures/test_accuracy").mkdir(parents=True)
     (root / "figures/test_accuracy/source_data.csv").write_text(render_csv(rows()))
+    (root / "config").mkdir()
+    shutil.copy(TINY, root / "config" / "config.yaml")
     (root / "verify").mkdir()
     (root / "verify/report.json").write_text(
         json.dumps({"schema": "rgt/verify/v1", "comparisons": [], "findings": []})
@@ -121,7 +127,9 @@ def test_rebuild_in_a_fresh_process_is_byte_identical():
     script = (
         "import sys; from rgt.deliver.figures import render_figure; "
         "from rgt.deliver.registry import figure_spec; import json; "
-        "r = render_figure(json.loads(sys.stdin.read()), figure_spec('test_accuracy')); "
+        "from rgt.config import load_config; "
+        f"spec = figure_spec(load_config({str(TINY)!r}), 'test_accuracy'); "
+        "r = render_figure(json.loads(sys.stdin.read()), spec); "
         "sys.stdout.buffer.write(r.png)"
     )
     done = subprocess.run(
@@ -238,8 +246,7 @@ def test_failed_gate_is_recorded_and_reported_not_raised(tmp_path, monkeypatch, 
     monkeypatch.chdir(tmp_path)
     project(tmp_path)
     planted = replace(SPEC, title="\u4e2d accuracy")
-    monkeypatch.setitem(registry.FIGURES, "test_accuracy", planted)
-    monkeypatch.setattr(command, "figure_spec", lambda fig_id: planted)
+    monkeypatch.setattr(command, "figure_spec", lambda config, fig_id: planted)
     assert run_figure_command() == 0
     gate = gate_of("figures/test_accuracy")
     assert gate["ok"] is False

@@ -9,7 +9,9 @@ import platform
 import sys
 from pathlib import Path
 
+from conftest import TINY
 from rgt.base.hashing import sha256_file
+from rgt.config import load_config
 from rgt.deliver import command
 from rgt.deliver.registry import figure_spec
 from rgt.deliver.source_data import write_source_data
@@ -29,6 +31,8 @@ OTHER_FINDING = {
     "claims": ["cifar/x/accuracy/test"],
 }
 ARGV = ["rgt", "figure", "--fig", "test_accuracy"]
+
+TINY_CONFIG = load_config(TINY)
 
 
 def cell(values: list[float]) -> dict:
@@ -64,7 +68,7 @@ def project(root: Path) -> None:
     (root / "evidence/results.json").write_text(json.dumps(aggregate))
     write_source_data(
         root / "evidence/results.json",
-        figure_spec("test_accuracy"),
+        figure_spec(TINY_CONFIG, "test_accuracy"),
         root / "figures/test_accuracy/source_data.csv",
     )
     (root / "verify").mkdir()

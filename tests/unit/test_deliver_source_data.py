@@ -8,12 +8,16 @@ from pathlib import Path
 
 import pytest
 
+from conftest import TINY
+from rgt.config import load_config
 from rgt.deliver import command
 from rgt.deliver.inputs import DeliveryError
 from rgt.deliver.registry import figure_spec
 from rgt.deliver.source_data import COLUMNS, read_source_data, write_source_data
 
 AWKWARD = [0.1 + 0.2, 1 / 3, 0.9712345678901234]
+
+TINY_CONFIG = load_config(TINY)
 
 
 def aggregate_with(values: list[float], metric: str = "accuracy", split: str = "test") -> dict:
@@ -47,7 +51,7 @@ def write_aggregate_file(path: Path, aggregate: dict) -> Path:
 def test_values_round_trip_at_full_precision(tmp_path):
     source = write_aggregate_file(tmp_path / "results.json", aggregate_with(AWKWARD))
     out = tmp_path / "fig" / "source_data.csv"
-    write_source_data(source, figure_spec("test_accuracy"), out)
+    write_source_data(source, figure_spec(TINY_CONFIG, "test_accuracy"), out)
     assert [row["value"] for row in read_source_data(out)] == AWKWARD
     assert "0.30000000000000004" in out.read_text()
 
@@ -55,7 +59,7 @@ def test_values_round_trip_at_full_precision(tmp_path):
 def test_one_row_per_run_with_the_documented_columns(tmp_path):
     source = write_aggregate_file(tmp_path / "results.json", aggregate_with([0.9, 0.8]))
     out = tmp_path / "source_data.csv"
-    write_source_data(source, figure_spec("test_accuracy"), out)
+    write_source_data(source, figure_spec(TINY_CONFIG, "test_accuracy"), out)
     lines = out.read_text().splitlines()
     assert lines[0] == ",".join(COLUMNS)
     assert lines[1:] == [
@@ -68,20 +72,20 @@ def test_zero_rows_is_refused_and_nothing_written(tmp_path):
     source = write_aggregate_file(tmp_path / "results.json", aggregate_with([0.9], split="val"))
     out = tmp_path / "source_data.csv"
     with pytest.raises(DeliveryError, match="would be empty"):
-        write_source_data(source, figure_spec("test_accuracy"), out)
+        write_source_data(source, figure_spec(TINY_CONFIG, "test_accuracy"), out)
     assert not out.exists()
 
 
 def test_unknown_figure_id_names_the_known_ones():
     with pytest.raises(DeliveryError) as error:
-        figure_spec("nope")
+        figure_spec(TINY_CONFIG, "nope")
     assert "test_accuracy" in error.value.fix
 
 
 def test_aggregate_of_wrong_schema_is_refused(tmp_path):
     source = write_aggregate_file(tmp_path / "results.json", {"schema": "rgt/other/v1"})
     with pytest.raises(DeliveryError, match="schema"):
-        write_source_data(source, figure_spec("test_accuracy"), tmp_path / "out.csv")
+        write_source_data(source, figure_spec(TINY_CONFIG, "test_accuracy"), tmp_path / "out.csv")
 
 
 def test_reading_a_csv_with_other_columns_is_refused(tmp_path):

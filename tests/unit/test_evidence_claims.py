@@ -105,6 +105,9 @@ def make_project(root: Path, report: dict | None = None, with_figure: bool = Tru
     if with_figure:
         (root / "figures/test_accuracy").mkdir(parents=True, exist_ok=True)
         (root / "figures/test_accuracy/figure.png").write_bytes(b"png")
+        (root / "figures/test_accuracy/source_data.csv").write_text(
+            "exp_id,variant,seed,run_id,metric,split,value,n,direction\n"
+            "digits,dropout,0,r0,accuracy,test,0.97,270,higher\n")
 
 
 def run(tmp_path: Path, monkeypatch, out: str = "evidence/EVIDENCE.json") -> dict:

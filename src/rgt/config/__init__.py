@@ -104,6 +104,9 @@ def _check_settings(config: Config, exp_id: str, variant: str, label: str) -> No
     overrides = config.experiments[exp_id].variants[variant]
     settings = validated(Settings, merge(config.defaults.to_dict(), overrides), label, where)
     label = f"{label}: {'.'.join(where)}"
+    _check_trainer_choice(settings, label)
+    if settings.job is not None:
+        return
     split = settings.data.split
     if split.val + split.test >= 1:
         raise ConfigError(
@@ -112,6 +115,26 @@ def _check_settings(config: Config, exp_id: str, variant: str, label: str) -> No
             "make data.split.val + data.split.test smaller than 1 (e.g. 0.15 each)")
     _check_name(settings.data.name, BUILTIN_DATASETS, "data.name", label)
     _check_name(settings.model.name, BUILTIN_MODELS, "model.name", label)
+
+
+BUILT_IN_SECTIONS = ("data", "model", "train", "selection")
+
+
+def _check_trainer_choice(settings: Settings, label: str) -> None:
+    """Either your own ``job`` or all of the built-in trainer's sections, not a mix."""
+    given = [name for name in BUILT_IN_SECTIONS if getattr(settings, name) is not None]
+    if settings.job is not None and given:
+        raise ConfigError(
+            f"{label}: {', '.join(given)} configure the built-in trainer, but job runs your own "
+            f"command: they would have no effect",
+            "remove them, and put your hyper-parameters in job.params")
+    missing = [name for name in BUILT_IN_SECTIONS if name not in given]
+    if settings.job is None and missing:
+        raise ConfigError(
+            f"{label}: required section(s) {', '.join(missing)} missing (the built-in "
+            f"trainer needs data, model, train and selection)",
+            "add them under defaults (see config/config.yaml), or run your own training "
+            "command with a defaults.job section (docs/own-code.md)")
 
 
 def _check_name(name: str, builtins: tuple[str, ...], key: str, label: str) -> None:

@@ -130,14 +130,48 @@ class SelectionSettings(Section):
     split: Literal["val"]  # selection may only read the validation split
 
 
-class Settings(Section):
-    """Everything that decides what one run computes (``defaults`` and each variant)."""
+class MetricDeclaration(Section):
+    """A metric your own training job reports: which way is better."""
 
-    data: DataSettings
-    model: ModelSettings
-    train: TrainSettings
+    direction: Literal["higher", "lower"]
+    description: str | None = Field(default=None, exclude_if=leave_out_when_unset)
+
+
+Metrics = frozen_map(dict[MetricName, MetricDeclaration], min_length=1)
+PathList = unique_list(Annotated[str, Field(min_length=1)])
+
+
+class JobSettings(Section):
+    """Your own training command instead of the built-in trainer (docs/own-code.md): rgt
+    runs it with RGT_RUN_ID, RGT_RUN_DIR and RGT_CHECKPOINT_DIR set, and treats it exactly like
+    ``rgt train`` (resume, mirror, watch, pull, the teardown gate, verify, delivery)."""
+
+    command: Annotated[str, Field(
+        min_length=1, description="the command, run from the project root; {params.NAME}, "
+                                  "{seed}, {run_id}, {run_dir} and {checkpoint_dir} are "
+                                  "filled in")]
+    sources: PathList = Field(default_factory=tuple, description=(
+        "files, directories or globs of the code that decides the result (hashed into the run "
+        "id, pushed to a rented host); the command's script must be among them"))
+    data: PathList = Field(default_factory=tuple, description=(
+        "files, directories or globs of the data the command reads (hashed into the run id, "
+        "pushed to a rented host)"))
+    params: Params = Field(default_factory=empty_map,
+                           description="your hyper-parameters ({params.NAME} in the command)")
+    metrics: Metrics
+    smoke_steps: Annotated[int, Field(ge=1, description="steps of the smoke test")] = 2
+
+
+class Settings(Section):
+    """Everything that decides what one run computes (``defaults`` and each variant): the
+    built-in trainer's ``data``, ``model``, ``train`` and ``selection``, or your own ``job``."""
+
+    data: DataSettings | None = Field(default=None, exclude_if=leave_out_when_unset)
+    model: ModelSettings | None = Field(default=None, exclude_if=leave_out_when_unset)
+    train: TrainSettings | None = Field(default=None, exclude_if=leave_out_when_unset)
     checkpoint: CheckpointSettings
-    selection: SelectionSettings
+    selection: SelectionSettings | None = Field(default=None, exclude_if=leave_out_when_unset)
+    job: JobSettings | None = Field(default=None, exclude_if=leave_out_when_unset)
 
 
 class RunIdentity(Section):
@@ -195,6 +229,22 @@ class ClusterSection(Section):
 
 
 Experiments = frozen_map(dict[Identifier, Experiment], min_length=1)
+FigureId = described_text(r"[a-z0-9_]+", "a figure id of lower-case letters, digits and _")
+
+
+class FigureDeclaration(Section):
+    """One delivered figure: a metric on a split, per variant (seeds, mean ± 95% CI, and each
+    candidate's difference from its baseline)."""
+
+    metric: MetricName
+    split: str = "test"
+    title: str | None = Field(default=None, exclude_if=leave_out_when_unset)
+    experiment: Identifier | None = Field(
+        default=None, exclude_if=leave_out_when_unset,
+        description="only this experiment's runs (default: every experiment)")
+
+
+Figures = frozen_map(dict[FigureId, FigureDeclaration])
 
 
 class Config(Section):
@@ -205,6 +255,9 @@ class Config(Section):
     experiments: Experiments
     verify: VerifySection = Field(default_factory=VerifySection)
     cluster: ClusterSection = Field(default_factory=ClusterSection)
+    figures: Figures = Field(default_factory=empty_map, description=(
+        "the figures DELIVER draws (default: test accuracy for the built-in trainer, the test "
+        "split of each declared metric for a job)"))
 
     def variant_settings(self, exp_id: str, variant: str) -> Settings:
         """The defaults with one variant's overrides merged in."""

@@ -164,8 +164,22 @@ def build_aggregate(runs_dir: str | Path, only: Collection[str] | None = None) -
         "schema": AGGREGATE_SCHEMA,
         "experiments": experiments,
         "inputs": inputs,
+        "runs": run_identities(path for path, _ in results),
         "skipped": skipped,
     }
+
+
+IDENTITY_FIELDS = ("code_sha256", "data_sha256", "split_sha256")
+
+
+def run_identities(results_paths) -> dict[str, dict]:
+    """Per run id, the hashes of the code and data that decided it (from its run.json): what a
+    figure's provenance names beside the project's commit."""
+    identities = {}
+    for path in results_paths:
+        run = _read_json(path.parent / "run.json")
+        identities[str(run.get("run_id"))] = {key: run.get(key) for key in IDENTITY_FIELDS}
+    return dict(sorted(identities.items()))
 
 
 def write_aggregate(runs_dir: str | Path, out: str | Path,

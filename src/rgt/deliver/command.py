@@ -12,13 +12,14 @@ from pathlib import Path
 from rgt.base.files import write_bytes, write_json
 from rgt.deliver.aggregate import AGGREGATE_SCHEMA, write_aggregate
 from rgt.deliver.inputs import DeliveryError, file_record, read_document
-from rgt.deliver.registry import FIGURES, FigureSpec, figure_spec
+from rgt.deliver.registry import FigureSpec, figure_spec
 from rgt.deliver.source_data import read_source_data, source_rows, write_source_data
 from rgt.plan.rundirs import add_only_option
 
 VERIFY_SCHEMA = "rgt/verify/v1"
 AGGREGATE_PATH = "evidence/results.json"
 VERIFY_PATH = "verify/report.json"
+CONFIG_PATH = "config/config.yaml"
 
 
 def register(subparsers) -> None:
@@ -46,7 +47,7 @@ def _register_source_data(subparsers) -> None:
         help="write a figure's source rows at full precision (figures/<fig>/source_data.csv)",
     )
     parser.add_argument("--aggregate", default=AGGREGATE_PATH, help=f"default: {AGGREGATE_PATH}")
-    parser.add_argument("--fig", required=True, help=f"figure id: {', '.join(sorted(FIGURES))}")
+    _figure_options(parser)
     parser.add_argument("--out", help="default: figures/<fig>/source_data.csv")
     parser.set_defaults(func=run_source_data)
 
@@ -55,7 +56,7 @@ def _register_figure(subparsers) -> None:
     parser = subparsers.add_parser(
         "figure", help="render a figure, re-open it (pixel gate) and write its provenance"
     )
-    parser.add_argument("--fig", required=True, help=f"figure id: {', '.join(sorted(FIGURES))}")
+    _figure_options(parser)
     parser.add_argument("--source", help="default: figures/<fig>/source_data.csv")
     parser.add_argument("--verify", default=VERIFY_PATH, help=f"default: {VERIFY_PATH}")
     parser.add_argument(
@@ -66,6 +67,23 @@ def _register_figure(subparsers) -> None:
     )
     parser.add_argument("--out-dir", help="default: figures/<fig>")
     parser.set_defaults(func=run_figure)
+
+
+def _figure_options(parser) -> None:
+    parser.add_argument("--fig", required=True, help="a figure id of the config's figures:")
+    parser.add_argument("--config", default=CONFIG_PATH,
+                        help=f"the config declaring the figure (default: {CONFIG_PATH})")
+
+
+def _spec(args: argparse.Namespace) -> FigureSpec:
+    """The figure from the config; with no config file at the default place (a folder of
+    results alone), the built-in trainer's figures."""
+    if args.config == CONFIG_PATH and not Path(CONFIG_PATH).is_file():
+        return figure_spec(None, args.fig)
+    # lazy (--help imports every verb): loads pydantic, yaml
+    from rgt.config import load_config
+
+    return figure_spec(load_config(args.config), args.fig)
 
 
 def run_aggregate(args: argparse.Namespace) -> int:
@@ -84,7 +102,7 @@ def run_aggregate(args: argparse.Namespace) -> int:
 
 def run_source_data(args: argparse.Namespace) -> int:
     """Handler of ``rgt source-data``."""
-    spec = figure_spec(args.fig)
+    spec = _spec(args)
     out = args.out or f"figures/{spec.fig_id}/source_data.csv"
     rows = write_source_data(args.aggregate, spec, out)
     print(f"{out}: {len(rows)} rows", file=sys.stderr)
@@ -93,7 +111,7 @@ def run_source_data(args: argparse.Namespace) -> int:
 
 def run_figure(args: argparse.Namespace) -> int:
     """Handler of ``rgt figure``: render, gate, record; a failed gate is reported, exit 0."""
-    spec = figure_spec(args.fig)
+    spec = _spec(args)
     out_dir = Path(args.out_dir or f"figures/{spec.fig_id}")
     source = args.source or (out_dir / "source_data.csv").as_posix()
     provenance = build_figure(spec, source, args.verify, args.aggregate, out_dir)
@@ -141,6 +159,7 @@ def build_figure(
         "pixel_gate": gate,
         "source_matches_aggregate": source_matches_aggregate(rows, aggregate_path, spec),
         "render_messages": messages,
+        "run_identities": _run_identities(aggregate_path),
     }
     provenance = build_provenance(spec.fig_id, rows, parts)
     write_json(Path(out_dir) / "provenance.json", provenance)
@@ -179,6 +198,12 @@ def source_matches_aggregate(
         return None
     aggregate = read_document(aggregate_path, AGGREGATE_SCHEMA, "rgt aggregate")
     return source_rows(aggregate, spec) == rows
+
+
+def _run_identities(aggregate_path: str | Path) -> dict:
+    if not Path(aggregate_path).is_file():
+        return {}
+    return read_document(aggregate_path, AGGREGATE_SCHEMA, "rgt aggregate").get("runs") or {}
 
 
 def report_gate(out_dir: Path, gate: dict) -> None:

@@ -31,21 +31,31 @@ def figure_disclosures(claims: dict[str, int], findings: list[dict]) -> dict[str
     }
 
 
+def _distinct(identities: dict, run_ids: list[str], key: str) -> list[str]:
+    return sorted({identities[run][key] for run in run_ids
+                   if run in identities and identities[run].get(key)})
+
+
 def build_provenance(fig_id: str, rows: list[dict], parts: dict) -> dict:
     """The provenance document of figure ``fig_id``.
 
     ``parts`` keys: ``inputs`` and ``outputs`` (lists of ``{path, sha256}``), ``command``
     (argv), ``findings`` (verify findings), ``pixel_gate``, ``source_matches_aggregate``,
-    ``render_messages``.
+    ``render_messages``, ``run_identities`` (the aggregate's ``runs``).
     """
     claims = figure_claims(rows)
+    identities = parts.get("run_identities") or {}
+    run_ids = sorted({row["run_id"] for row in rows})
     return {
         "schema": PROVENANCE_SCHEMA,
         "fig_id": fig_id,
         "inputs": parts["inputs"],
-        "run_ids": sorted({row["run_id"] for row in rows}),
+        "run_ids": run_ids,
         "command": list(parts["command"]),
         "code": dict(zip(("commit", "dirty"), git_state(), strict=True)),
+        # The code and data that decided the runs (the user's sources and data for a job).
+        "runs_code_sha256": _distinct(identities, run_ids, "code_sha256"),
+        "runs_data_sha256": _distinct(identities, run_ids, "data_sha256"),
         "packages": package_versions(PACKAGES),
         "outputs": parts["outputs"],
         "claims": list(claims),

@@ -22,6 +22,8 @@ def source_rows(aggregate: dict, spec: FigureSpec) -> list[dict]:
     """One row per run for the figure's metric and split, sorted by exp_id, variant and seed."""
     rows = []
     for exp_id in sorted(aggregate["experiments"]):
+        if spec.experiment is not None and exp_id != spec.experiment:
+            continue
         variants = aggregate["experiments"][exp_id]
         for variant in sorted(variants):
             cell = variants[variant].get(f"{spec.metric}/{spec.split}")

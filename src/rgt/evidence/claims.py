@@ -7,6 +7,7 @@ name the claims they affect by these ids.
 
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 
 from rgt.deliver.disclosures import (
@@ -16,7 +17,6 @@ from rgt.deliver.disclosures import (
     variant_disclosures,
 )
 from rgt.deliver.inputs import DeliveryError
-from rgt.deliver.registry import figure_for
 
 EVIDENCE_SCHEMA = "rgt/evidence/v1"
 VERIFY_SCHEMA = "rgt/verify/v1"
@@ -46,12 +46,16 @@ def comparison_claim_id(comparison: dict) -> str:
 
 
 def figure_path(metric: str, split: str, figures_dir: str | Path) -> str | None:
-    """The rendered figure showing ``metric`` on ``split``, if one exists under ``figures_dir``."""
-    spec = figure_for(metric, split)
-    if spec is None:
-        return None
-    path = Path(figures_dir) / spec.fig_id / "figure.png"
-    return path.as_posix() if path.is_file() else None
+    """The rendered figure showing ``metric`` on ``split`` under ``figures_dir`` (read from each
+    figure's source data), if one exists."""
+    for source in sorted(Path(figures_dir).glob("*/source_data.csv")):
+        png = source.parent / "figure.png"
+        with open(source, newline="", encoding="utf-8") as handle:
+            first = next(csv.DictReader(handle), None)
+        if first and (first.get("metric"), first.get("split")) == (metric, split) and \
+                png.is_file():
+            return png.as_posix()
+    return None
 
 
 def variant_statement(exp_id: str, variant: str, cell: dict) -> str:

@@ -15,13 +15,16 @@ from pathlib import Path
 import rgt
 from rgt.base.errors import ConfigError
 from rgt.base.hashing import digest_json, sha256_files
-from rgt.base.plugins import source_file
 from rgt.config import Config, DataSettings, RunSettings
+from rgt.config.model import JobSettings
 from rgt.data import load_dataset, make_split, split_sha256
+from rgt.plan.declared import declared_files, files_sha256, plugin_package_files
 from rgt.plan.paths import smoke_record
 
 # The packages whose code decides what a run computes; editing others retrains nothing.
 RUN_CODE = ("data", "models", "train", "evaluate", "base/plugins.py", "base/hashing.py")
+# What a job's own command runs through: the plain-loop API and the adapters.
+JOB_CODE = ("train", "adapters", "base/hashing.py")
 ID_LENGTH = 16
 
 
@@ -67,13 +70,39 @@ def variant_smoke_id(config: Mapping, exp_id: str, variant: str,
 
 
 def code_sha256(extra_names: tuple[str, ...] = ()) -> str:
-    """Hash of the run-deciding package code plus user plugin files named in the config."""
+    """Hash of the run-deciding package code plus every file of the user packages the plug-ins
+    named in the config live in."""
     root = Path(rgt.__file__).parent
     files = [path for name in RUN_CODE for path in _python_files(root / name)]
-    extras = [path for name in extra_names if (path := source_file(name))]
     digest = sha256_files(root, files)
-    return digest_json([digest, *(f"{path.name}:{sha256_files(path.parent, [path])}"
-                                  for path in sorted(extras))])
+    extras = []
+    for name in sorted(extra_names):
+        package = plugin_package_files(name)
+        if package:
+            base = package[0].parent if len(package) == 1 else _common_parent(package).parent
+            extras.append(f"{name}:{sha256_files(base, package)}")
+    return digest_json([digest, *extras])
+
+
+def _common_parent(paths: list[Path]) -> Path:
+    parent = paths[0].parent
+    while not all(parent in path.parents for path in paths):
+        parent = parent.parent
+    return parent
+
+
+def job_code_sha256(job: JobSettings, project: Path) -> str:
+    """Hash of the plain-loop API and adapters (what a job's checkpoints go through) and of the
+    job's declared sources."""
+    root = Path(rgt.__file__).parent
+    files = [path for name in JOB_CODE for path in _python_files(root / name)]
+    sources = declared_files(job.sources, project, "job.sources")
+    return digest_json([sha256_files(root, files), files_sha256(sources, project)])
+
+
+def job_data_sha256(job: JobSettings, project: Path) -> str:
+    """Hash of the job's declared data files ("" when it declares none)."""
+    return files_sha256(declared_files(job.data, project, "job.data"), project)
 
 
 def _python_files(path: Path) -> list[Path]:
@@ -103,20 +132,36 @@ def plugin_names(config: Config) -> list[str]:
     for exp_id, experiment in config.experiments.items():
         for variant in experiment.variants:
             settings = config.variant_settings(exp_id, variant)
-            names.update((settings.data.name, settings.model.name))
+            if settings.job is None:
+                names.update((settings.data.name, settings.model.name))
     return sorted(name for name in names if ":" in name)
 
 
 def _spec(config: Config, exp_id: str, variant: str, seed: int) -> RunSpec:
     settings = config.run_settings(exp_id, variant, seed)
-    names = (settings.data.name, settings.model.name)
-    code = code_sha256(tuple(name for name in names if ":" in name))
-    data_sha, split_sha = data_identity(settings.data)
+    if settings.job is not None:
+        project = Path.cwd()
+        code, data_sha, split_sha = (job_code_sha256(settings.job, project),
+                                     job_data_sha256(settings.job, project), "")
+    else:
+        names = (settings.data.name, settings.model.name)
+        code = code_sha256(tuple(name for name in names if ":" in name))
+        data_sha, split_sha = data_identity(settings.data)
     run_id = digest_json({"config": settings.to_dict(), "code": code, "data": data_sha,
                           "split": split_sha, "seed": seed})[:ID_LENGTH]
     experiment = config.experiments[exp_id]
     return RunSpec(run_id, exp_id, variant, seed, experiment.baseline, settings,
                    experiment.variants[variant], code, data_sha, split_sha)
+
+
+def train_outputs(runs: str, jobs: bool) -> dict[str, str]:
+    """The sealed files a training job declares (Snakemake output patterns by name)."""
+    stem = f"{runs}/{{run_id}}"
+    outputs = {"run": f"{stem}/run.json", "history": f"{stem}/train.csv",
+               "config": f"{stem}/config.yaml"}
+    if jobs:  # your own command seals its results itself (run.finish)
+        return {**outputs, "results": f"{stem}/results.json"}
+    return {**outputs, "model": f"{stem}/model.pt"}
 
 
 def smoke_path(plan: list[RunSpec], run_id: str) -> str:

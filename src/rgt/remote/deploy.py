@@ -1,5 +1,5 @@
-"""What is pushed to a rented host: the project's code tree (the ``rgt`` package and the user's
-plugin modules), hashed, plus the run config.
+"""What is pushed to a rented host: the project's code tree (the ``rgt`` package, the user's
+plugin modules, and the sources and data a training job declares), hashed, plus the run config.
 
 The host runs exactly the local code: the tree hash names the remote code directory, and the
 pushed files are verified by sha256 before a launch and again before results are pulled.
@@ -15,6 +15,7 @@ import yaml
 import rgt
 from rgt.base.hashing import digest_json, sha256_file
 from rgt.config import Config
+from rgt.plan.declared import declared_files
 from rgt.plan.runplan import plugin_names
 
 SKIP_PARTS = ("__pycache__",)
@@ -44,6 +45,20 @@ def plugin_files(config: Config, project: Path) -> dict[str, Path]:
     files: dict[str, Path] = {}
     for name in plugin_names(config):
         files.update(_module_tree(name.split(":", 1)[0].split(".")[0], Path(project)))
+    return files
+
+
+def job_files(config: Config, project: Path) -> dict[str, Path]:
+    """The sources and data the config's training jobs declare, at their project paths (the
+    job runs from the code directory, so its relative paths hold there as here)."""
+    files: dict[str, Path] = {}
+    for exp_id, experiment in config.experiments.items():
+        for variant in experiment.variants:
+            job = config.variant_settings(exp_id, variant).job
+            if job is not None:
+                for path in (*declared_files(job.sources, project, "job.sources"),
+                             *declared_files(job.data, project, "job.data")):
+                    files[path.relative_to(project).as_posix()] = path
     return files
 
 

@@ -22,6 +22,7 @@ from rgt.platforms.host_audit import BudgetPlan
 from rgt.remote.deploy import (
     HOST_AUDIT,
     REMOTE_CONFIG,
+    job_files,
     plugin_files,
     project_files,
     remote_config_text,
@@ -80,9 +81,12 @@ class RemoteRunner:
     def deploy(self, config: Config, project: Path) -> str:
         """Push the code tree and run config (resumable, verified); return the tree hash.
 
-        The tree is the ``rgt`` package plus the user's plugin modules kept in ``project``.
+        The tree is the ``rgt`` package plus the user's plugin modules kept in ``project`` and
+        the sources and data its training jobs declare.
         """
-        files = {**project_files(), **plugin_files(config, Path(project))}
+        project = Path(project).resolve()
+        files = {**project_files(), **plugin_files(config, project),
+                 **job_files(config, project)}
         tree = tree_hash(files)
         self.pushed[tree] = {rel: sha256_file(path) for rel, path in files.items()}
         text = remote_config_text(config, self.layout.runs, self.layout.checkpoints)

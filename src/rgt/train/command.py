@@ -62,6 +62,11 @@ def _train(args: argparse.Namespace, world) -> int:
     spec = find_run(config, args.run_id)
     runs, checkpoints = Path(config.paths.runs), Path(config.paths.checkpoints)
     host_audit = _read_host_audit(args.host_audit) if args.host_audit else None
+    if spec.settings.job is not None:
+        # lazy (--help imports every verb): loads pydantic, yaml
+        from rgt.train.job import run_job
+
+        return run_job(spec, runs, checkpoints, host_audit)
     train = spec.settings.train
     if not world.distributed and train.processes > 1:
         return _launch(args, spec, runs, checkpoints)  # the launcher never imports torch
@@ -107,14 +112,20 @@ def run_smoke(args: argparse.Namespace) -> int:
     # lazy (--help imports every verb): loads numpy, pydantic, rich, torch, yaml
     from rgt.config import load_config
     from rgt.plan.runplan import plan_runs
-    from rgt.train.smoke import smoke_test
 
     specs = [spec for spec in plan_runs(load_config(args.config))
              if spec.smoke_id == args.smoke_id]
     if not specs:
         raise ConfigError(f"smoke id {args.smoke_id} is not in the plan of {args.config}",
                           "run `rgt plan` to list the current smoke ids")
-    record = smoke_test(specs[0])
+    if specs[0].settings.job is not None:
+        from rgt.train.job import smoke_job  # lazy: the built-in smoke test loads torch
+
+        record = smoke_job(specs[0])
+    else:
+        from rgt.train.smoke import smoke_test
+
+        record = smoke_test(specs[0])
     write_json(args.out, record)
     print(f"smoke ok: {specs[0].exp_id}/{specs[0].variant} losses {record['losses']}")
     return 0

@@ -32,6 +32,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from rgt.base.errors import CheckpointError, RgtError
+from rgt.base.files import write_json
 from rgt.train.cadence import Cadence
 from rgt.train.checkpoint import CheckpointStore, CheckpointWarning
 from rgt.train.determinism import capture_rng, restore_rng
@@ -44,6 +45,8 @@ from rgt.train.writer_lock import writer_lock
 ENV_RUN_ID, ENV_RUN_DIR, ENV_CHECKPOINT_DIR = "RGT_RUN_ID", "RGT_RUN_DIR", "RGT_CHECKPOINT_DIR"
 ENV_TOTAL_STEPS, ENV_SMOKE_STEPS = "RGT_TOTAL_STEPS", "RGT_SMOKE_STEPS"
 ENV_HEARTBEAT = "RGT_HEARTBEAT_SECONDS"
+ENV_KEEP, ENV_MTBF, ENV_EVERY = "RGT_CHECKPOINT_KEEP", "RGT_MTBF_HOURS", "RGT_EVERY_STEPS"
+SMOKE_RECORD = "smoke.json"
 
 
 class SmokeDone(SystemExit):
@@ -73,6 +76,10 @@ def run(run_id: str | None = None, *, run_dir: str | Path | None = None,
     places = _places(run_id, run_dir, checkpoint_dir)
     total = int(os.environ.get(ENV_TOTAL_STEPS) or total_steps or 0)
     heartbeat = float(os.environ.get(ENV_HEARTBEAT) or heartbeat_seconds)
+    # A training job's checkpoint settings come from the config's `checkpoint:` block.
+    keep = int(os.environ.get(ENV_KEEP) or keep)
+    mtbf_hours = float(os.environ.get(ENV_MTBF) or mtbf_hours)
+    every_steps = int(os.environ[ENV_EVERY]) if os.environ.get(ENV_EVERY) else every_steps
     return PlainRun(run_id, *places, total, Cadence(mtbf_hours, every_steps), keep, heartbeat)
 
 
@@ -184,11 +191,14 @@ class PlainRun:
         row = {"step": step, **{k: float(v) for k, v in scalars.items()}}
         self.history.append(row)
         self.status.beat(step, row.get("loss", float("nan")))
-        if self.smoke_steps and step >= self.smoke_steps:
-            raise SmokeDone()
+        if self.smoke_steps and step > self.smoke_steps:
+            self._end_smoke(None)  # the loop never saved: no checkpoint to measure
 
     def checkpoint_due(self, step: int) -> bool:
-        """True when the cadence says so, or when a preemption signal arrived."""
+        """True when the cadence says so, or when a preemption signal arrived (and at the last
+        step of a smoke test, which measures one save)."""
+        if self.smoke_steps and step >= self.smoke_steps:
+            return True
         return self.preempted or self.cadence.due(step)
 
     def save(self, step: int, state: dict) -> None:
@@ -197,14 +207,23 @@ class PlainRun:
         started = time.perf_counter()
         rgt_state = {"step": step, "rng": capture_rng(), "history": self.history,
                      "save_seconds": self.cadence.save_seconds}
-        self.store.save(step, {"user": state, "rgt": rgt_state})
+        info = self.store.save(step, {"user": state, "rgt": rgt_state})
         self.cadence.record_save(step, time.perf_counter() - started)
+        if self.smoke_steps and step >= self.smoke_steps:
+            self._end_smoke(info.bytes)
         self.status.beat(step, self.history[-1].get("loss", float("nan")) if self.history
                          else float("nan"), force=True)
         if self.preempted:
             self.logger.info("received %s: checkpoint of step %d saved; rerun to resume",
                         self.flag.signal_name, step)
             raise SystemExit(EXIT_PREEMPTED)
+
+    def _end_smoke(self, checkpoint_bytes: int | None) -> None:
+        """Record what the smoke test saw (losses, one checkpoint's size) and end the script."""
+        write_json(self.checkpoint_dir / SMOKE_RECORD, {
+            "steps": self.step, "losses": [row.get("loss") for row in self.history],
+            "checkpoint_bytes": checkpoint_bytes, "save_seconds": self.cadence.save_seconds})
+        raise SmokeDone()
 
     def finish(self, metrics: dict, per_sample: dict | None = None,
                weights: dict | None = None) -> Path:

@@ -69,11 +69,9 @@ def _entry(name: str, spec: object) -> dict:
     if spec.get("direction") not in DIRECTIONS:
         raise DataError(f"metric {name!r} has direction {spec.get('direction')!r}",
                         "say whether more is better: 'direction': 'higher' or 'lower'")
-    entry = {"name": name, "split": str(spec.get("split", "test")),
-             "value": float(spec["value"]), "direction": spec["direction"]}
-    if spec.get("n") is not None:
-        entry["n"] = int(spec["n"])
-    return entry
+    n = spec.get("n")
+    return {"name": name, "split": str(spec.get("split", "test")), "value": float(spec["value"]),
+            "direction": spec["direction"], "n": None if n is None else int(n)}
 
 
 def history_csv(history: list[dict]) -> str:

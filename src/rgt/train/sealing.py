@@ -20,12 +20,13 @@ SEALED_FILES = ("config.yaml", "train.csv", "model.pt", "run.json")
 HISTORY_COLUMNS = ("epoch", "step", "train_loss", "val_loss", "val_accuracy", "lr")
 
 
-def is_sealed(run_dir: Path, run_id: str) -> bool:
-    """True when ``run_dir`` holds a finished run with this id and all its training files."""
+def is_sealed(run_dir: Path, run_id: str, required: tuple[str, ...] = SEALED_FILES) -> bool:
+    """True when ``run_dir`` holds a finished run with this id and all its ``required`` files
+    (those of ``rgt train`` by default)."""
     record = read_json(run_dir / "run.json")
     return bool(record and record.get("run_id") == run_id
                 and record.get("status") == "finished"
-                and all((run_dir / name).is_file() for name in SEALED_FILES))
+                and all((run_dir / name).is_file() for name in required))
 
 
 def seal_run(run_dir: Path, spec: RunSpec, trainer, determinism: dict, started: float,
