@@ -64,9 +64,33 @@ BUILTIN = {"digits": digits}
 
 
 def load_dataset(data: DataSettings) -> Dataset:
-    """Build the dataset named by ``data.name`` (a user's with ``data.params``)."""
+    """Build the dataset named by ``data.name`` (a user's with ``data.params``), checked to be
+    what the built-in trainer can use: one class label per sample."""
     factory = resolve(data.name, BUILTIN, "data.name")
-    return factory(**thaw(data.params))
+    return checked_dataset(factory(**thaw(data.params)), data.name)
+
+
+def checked_dataset(dataset: object, name: str) -> Dataset:
+    """``dataset`` when it is a ``Dataset`` of N samples with N labels and N unique ids; a
+    ``DataError`` naming what is wrong otherwise."""
+    if not isinstance(dataset, Dataset):
+        raise DataError(f"data.name {name!r} returned {type(dataset).__name__}, not a Dataset",
+                        "return rgt.data.Dataset(name, inputs, labels, ids, num_classes)")
+    labels, count = np.asarray(dataset.labels), len(dataset.inputs)
+    if labels.ndim != 1:
+        raise DataError(
+            f"data.name {name!r}: labels have shape {labels.shape}, one per sample expected: "
+            f"the built-in trainer classifies each sample (per-position labels, as for a "
+            f"language model, need a training loop of your own)",
+            "declare your own training command in defaults.job and train it with rgt.run() "
+            "(docs/own-code.md)")
+    if len(labels) != count or len(dataset.ids) != count:
+        raise DataError(f"data.name {name!r}: {count} inputs, {len(labels)} labels, "
+                        f"{len(dataset.ids)} ids", "give one label and one id per sample")
+    if len(np.unique(dataset.ids)) != count:
+        raise DataError(f"data.name {name!r}: sample ids repeat",
+                        "give every sample a unique, stable id")
+    return dataset
 
 
 def make_split(dataset: Dataset, split: Split) -> dict[str, np.ndarray]:

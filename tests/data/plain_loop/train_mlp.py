@@ -1,7 +1,8 @@
 """A user's own training loop (an MLP on synthetic data), made resumable with the plain-loop API.
 
 Environment knobs for the tests: PLAIN_STEPS (total steps), PLAIN_SLEEP (seconds per step, so a
-drill can kill it mid-run), PLAIN_EVERY (checkpoint every N steps).
+drill can kill it mid-run), PLAIN_EVERY (checkpoint every N steps), PLAIN_FAIL_AT (raise at that
+step: a code error).
 """
 
 import os
@@ -14,6 +15,7 @@ import rgt
 STEPS = int(os.environ.get("PLAIN_STEPS", "60"))
 SLEEP = float(os.environ.get("PLAIN_SLEEP", "0"))
 EVERY = int(os.environ.get("PLAIN_EVERY", "7"))
+FAIL_AT = int(os.environ.get("PLAIN_FAIL_AT", "0"))
 
 
 def data():
@@ -44,6 +46,8 @@ def main() -> None:
             loss.backward()
             optimizer.step()
             step += 1
+            if step == FAIL_AT:
+                raise RuntimeError(f"a bug at step {step}")
             run.log(step, loss=loss.item())
             time.sleep(SLEEP)
             if run.checkpoint_due(step):

@@ -1,0 +1,119 @@
+"""Your own training command (``job:`` in the config) on rented hosts, as the built-in trainer:
+the word-level LM example trains on host A through ``snakemake --profile ssh``, `rgt watch`
+shows its row, A vanishes, the run resumes on host B from the mirror and ends bit-identical to
+a local run, and `rgt pull` brings back outputs and checkpoints; a job that fails is not hidden
+from the teardown gate."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+
+import pytest
+import test_remote_executor as rx
+import yaml
+from test_mirror_drill import host_args, mirrored_step, two_hosts  # noqa: F401  (fixture)
+
+from conftest import ROOT, rgt
+
+pytestmark = [pytest.mark.integration, pytest.mark.ssh]
+WLM = ROOT / "examples" / "wlm"
+COMMAND = ("python train.py --epochs {params.epochs} --nhid {params.nhid} --emsize 32 "
+           "--sleep {params.sleep} --seed {seed}")
+
+
+def job_config(command: str, sources: list[str], data: list[str], params: dict,
+               metrics: dict) -> dict:
+    return {"defaults": {"job": {"command": command, "sources": sources, "data": data,
+                                 "params": params, "metrics": metrics},
+                         "checkpoint": {"keep": 2, "mtbf_hours": 6.0, "every_steps": 5,
+                                        "heartbeat_seconds": 0.5}},
+            "experiments": {"lm": {"baseline": "plain", "seeds": [1],
+                                   "variants": {"plain": {}}}}}
+
+
+def lm_project(directory, sleep: float):
+    """The LM example as a project: its script and corpus, a one-run config."""
+    directory.mkdir()
+    rx.make_project(directory, job_config(
+        COMMAND, ["train.py"], ["data"], {"epochs": 2, "nhid": 32, "sleep": sleep},
+        {"perplexity": {"direction": "lower"}, "loss": {"direction": "lower"}}))
+    shutil.copy(WLM / "train.py", directory / "train.py")
+    shutil.copytree(WLM / "data", directory / "data")
+    return directory
+
+
+def watch_rows(project, alias: str, root, ssh_config) -> dict:
+    hosts = {"hosts": {alias: {"platform": "ssh", "remote_root": str(root)}}}
+    (project / "config" / "hosts.yaml").write_text(yaml.safe_dump(hosts))
+    result = rgt(["watch", "--once", "--json", "--ssh-config", str(ssh_config)], project,
+                 timeout=120)
+    assert result.returncode == 0, result.stderr
+    return {row["run_id"]: row for row in json.loads(result.stdout) if row["run_id"]}
+
+
+def test_a_job_is_watched_mirrored_resumed_elsewhere_bit_identical_and_pulled(
+        two_hosts, tmp_path):  # noqa: F811
+    a, b, ssh_config = two_hosts
+    project = lm_project(tmp_path / "project", sleep=0.05)
+    [run_id] = rx.run_ids(project)
+    process = rx.snakemake_process(project, host_args(a, ssh_config, "root"))
+    rx.wait_for(lambda: mirrored_step(project, run_id) >= 10, "a mirrored checkpoint", process)
+    row = watch_rows(project, a.alias, a.disk / "root", ssh_config)[run_id]
+    assert row["state"] == "running" and 0 < row["step"] < row["total"], row
+    assert isinstance(row["loss"], float) and row["heartbeat_age_s"] < 30
+    os.killpg(process.pid, signal.SIGKILL)  # the laptop dies with the host
+    process.communicate(timeout=60)
+    mirrored = mirrored_step(project, run_id)
+    a.release()  # host A is destroyed: its processes, its sshd and its disk
+    shutil.rmtree(a.disk / "root")
+    assert rx.snakemake(project, [*host_args(b, ssh_config, "root"), "--unlock"])[0] == 0
+    code, output = rx.snakemake(project, host_args(b, ssh_config, "root"))
+    assert code == 0, output[-4000:]
+    log = (b.disk / "root" / "checkpoints" / run_id / "train.log").read_text()
+    assert f"from step-{mirrored:09d}.pt" in log, log[-2000:]
+    reference = lm_project(tmp_path / "reference", sleep=0.05)
+    assert rgt(["train", "--run-id", run_id], reference, timeout=300).returncode == 0
+    for name in ("train.csv", "results.json"):
+        assert (project / "runs" / run_id / name).read_text() == \
+            (reference / "runs" / run_id / name).read_text(), name
+    moved = json.loads((project / "runs" / run_id / "run.json").read_text())
+    local = json.loads((reference / "runs" / run_id / "run.json").read_text())
+    assert moved["weights_sha256"] == local["weights_sha256"]
+    hosts = {"hosts": {b.alias: {"platform": "ssh", "remote_root": str(b.disk / "root")}}}
+    (project / "config" / "hosts.yaml").write_text(yaml.safe_dump(hosts))
+    pulled = rgt(["pull", run_id, "--host", b.alias, "--ssh-config", str(ssh_config)],
+                 project, timeout=300)
+    assert pulled.returncode == 0, pulled.stdout + pulled.stderr
+    bundle = project / "export" / run_id
+    assert (bundle / "PULL_VERIFIED.json").is_file()
+    assert (bundle / "run" / "results.json").is_file() and (bundle / "run" / "model.pt").is_file()
+    assert list((bundle / "checkpoints").glob("step-*.pt"))
+    assert (bundle / "checkpoints" / "job.log").is_file()
+
+
+def test_a_failed_job_is_reported_with_its_log_and_blocks_the_teardown(
+        two_hosts, tmp_path):  # noqa: F811
+    a, _, ssh_config = two_hosts
+    project = tmp_path / "project"
+    project.mkdir()
+    rx.make_project(project, job_config(
+        "env PLAIN_FAIL_AT=30 PLAIN_STEPS=60 python train_mlp.py", ["train_mlp.py"], [], {},
+        {"loss": {"direction": "lower"}, "accuracy": {"direction": "higher"}}))
+    shutil.copy(ROOT / "tests" / "data" / "plain_loop" / "train_mlp.py", project)
+    [run_id] = rx.run_ids(project)
+    code, output = rx.snakemake(project, host_args(a, ssh_config, "root"))
+    assert code != 0
+    assert "a bug at step 30" in output  # the job's own log tail, brought back
+    assert list((a.disk / "root" / "checkpoints" / run_id).glob("step-*.pt"))
+    hosts = {"hosts": {a.alias: {"platform": "ssh", "remote_root": str(a.disk / "root"),
+                                 "stop_command": ["true"]}}}
+    (project / "config" / "hosts.yaml").write_text(yaml.safe_dump(hosts))
+    down = subprocess.run([rx.sys.executable, "-m", "rgt", "down", a.alias, "--dry-run",
+                           "--approve", f"{a.alias}:true", "--ssh-config", str(ssh_config)],
+                          cwd=project, capture_output=True, text=True, timeout=300)
+    assert down.returncode != 0, down.stdout + down.stderr
+    assert run_id in down.stdout + down.stderr
