@@ -12,8 +12,8 @@ from pathlib import Path
 from rgt.base.files import write_bytes, write_json
 from rgt.deliver.aggregate import AGGREGATE_SCHEMA, write_aggregate
 from rgt.deliver.inputs import DeliveryError, file_record, read_document
-from rgt.deliver.registry import FigureSpec, figure_spec
 from rgt.deliver.source_data import read_source_data, source_rows, write_source_data
+from rgt.deliver.spec import FigureSpec
 from rgt.plan.rundirs import add_only_option
 
 VERIFY_SCHEMA = "rgt/verify/v1"
@@ -78,11 +78,12 @@ def _figure_options(parser) -> None:
 def _spec(args: argparse.Namespace) -> FigureSpec:
     """The figure from the config; with no config file at the default place (a folder of
     results alone), the built-in trainer's figures."""
-    if args.config == CONFIG_PATH and not Path(CONFIG_PATH).is_file():
-        return figure_spec(None, args.fig)
     # lazy (--help imports every verb): loads pydantic, yaml
     from rgt.config import load_config
+    from rgt.deliver.registry import figure_spec
 
+    if args.config == CONFIG_PATH and not Path(CONFIG_PATH).is_file():
+        return figure_spec(None, args.fig)
     return figure_spec(load_config(args.config), args.fig)
 
 

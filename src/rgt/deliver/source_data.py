@@ -13,7 +13,7 @@ from pathlib import Path
 from rgt.base.files import write_text
 from rgt.deliver.aggregate import AGGREGATE_SCHEMA
 from rgt.deliver.inputs import DeliveryError, read_document
-from rgt.deliver.registry import FigureSpec
+from rgt.deliver.spec import FigureSpec
 
 COLUMNS = ("exp_id", "variant", "seed", "run_id", "metric", "split", "value", "n", "direction")
 
