@@ -44,7 +44,25 @@ class MirrorRecord:
     """Mean seconds per training step measured from the host's heartbeats (None: unknown)."""
     interval_formula: str = ""
     """How ``interval_seconds`` follows from size, link and MTBF (``MirrorInterval.formula``)."""
+    checked_at: str = ""
+    """When the mirror last looked at the host (every interval, new checkpoint or not)."""
+    checkpoint_every_seconds: float | None = None
+    """The longest the trainer goes without a checkpoint, as planned with the interval."""
+    host_step: int | None = None
+    """The host's newest complete checkpoint when it was last checked."""
+    behind: str = ""
+    """Why the mirror is not keeping its interval (empty while it is)."""
+    mirrored_by: str = "controller"
+    """``controller`` (pulled by the laptop's mirror) or ``host`` (pushed by the host's own)."""
     schema: str = SCHEMA
+
+    @property
+    def loss_bound_seconds(self) -> float | None:
+        """The most work (in seconds) a host lost without warning costs: one mirror interval
+        plus one checkpoint interval (None when the checkpoint interval is not planned)."""
+        if self.checkpoint_every_seconds is None:
+            return None
+        return self.interval_seconds + self.checkpoint_every_seconds
 
     def age_seconds(self, now: datetime | None = None) -> float:
         """Seconds since the host saved this checkpoint."""

@@ -32,7 +32,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from rgt.base.errors import CheckpointError, RgtError
-from rgt.train.cadence import Cadence
+from rgt.train.cadence import CADENCE_FILE, Cadence
 from rgt.train.checkpoint import CheckpointStore, CheckpointWarning
 from rgt.train.determinism import capture_rng, restore_rng
 from rgt.train.plain_records import seal_plain_run
@@ -73,7 +73,8 @@ def run(run_id: str | None = None, *, run_dir: str | Path | None = None,
     places = _places(run_id, run_dir, checkpoint_dir)
     total = int(os.environ.get(ENV_TOTAL_STEPS) or total_steps or 0)
     heartbeat = float(os.environ.get(ENV_HEARTBEAT) or heartbeat_seconds)
-    return PlainRun(run_id, *places, total, Cadence(mtbf_hours, every_steps), keep, heartbeat)
+    cadence = Cadence(mtbf_hours, every_steps, places[1] / CADENCE_FILE)
+    return PlainRun(run_id, *places, total, cadence, keep, heartbeat)
 
 
 def report_rgt_errors_without_traceback() -> None:

@@ -27,6 +27,8 @@ def render(rows: list[dict], controller: Text | None = None) -> Group:
             table.add_row(*run_cells(row))
     lines = [host_line(row) for row in _first_per_host(rows)]
     lines += [mirror_line(row) for row in rows if row.get("mirror_formula")][:1]
+    lines += [Text(f"mirror of {row['run_id']} is behind: {row['mirror_behind']}",
+                   style="yellow") for row in rows if row.get("mirror_behind")]
     return Group(table, *lines, *([controller] if controller is not None else []))
 
 
@@ -52,14 +54,22 @@ def mirror_cell(row: dict) -> str:
     cell = f"step {row['mirror_step']}, {duration(row.get('mirror_age_s'))} old"
     if row.get("at_risk_steps"):
         cell += f" (-{row['at_risk_steps']} steps)"
+    if row.get("mirror_behind"):
+        cell += " [yellow]behind[/]"
     return cell
 
 
 def mirror_line(row: dict) -> Text:
-    """How the mirror interval is chosen (one line; every run shares the formula's form)."""
-    return Text(f"mirror: {row['mirror_formula']}; a host lost without warning costs on "
-                f"average half an interval plus half a checkpoint interval, at most one of "
-                f"each (docs/mirror.md)", style="dim")
+    """How the mirror interval is chosen and what it bounds (one line; every run shares the
+    formula's form)."""
+    every = row.get("mirror_checkpoint_every_s")
+    if every is None:
+        bound = ("the checkpoint cadence is not planned with it: a host lost without warning "
+                 "costs at most one interval plus one checkpoint interval")
+    else:
+        bound = (f"checkpoints at least every {every:.0f} s, so a host lost without warning "
+                 f"costs at most {row['mirror_loss_bound_s']:.0f} s of training")
+    return Text(f"mirror: {row['mirror_formula']}; {bound} (docs/mirror.md)", style="dim")
 
 
 def host_line(row: dict) -> Text:
