@@ -72,3 +72,9 @@ class ExecutorSettings(ExecutorSettingsBase):
     mirror_every: Optional[float] = field(default=None, metadata=_meta(
         "seconds between mirrors (default: from checkpoint size, link speed and the "
         "platform's preemption MTBF, see docs/mirror.md)"))
+    retries: int = field(default=3, metadata=_meta(
+        "how many times one Snakemake call relaunches a training job that was preempted "
+        "(exit 75, checkpointed) or vanished (killed, host rebooted); it resumes from its "
+        "newest checkpoint or mirror. A code error is never relaunched (0: never)"))
+    retry_backoff: float = field(default=30.0, metadata=_meta(
+        "seconds before the first relaunch; doubled for each further one (at most 10 min)"))

@@ -41,6 +41,7 @@ from rgt.remote.transfer import TransferStats, pull, push, remote_manifest
 from rgt.remote.up import audit_host, refuse_unless_fits
 from rgt.remote.watchdog_start import watchdog_start_script
 
+LOG_TAIL_BYTES = 64 << 10
 # What the project needs besides torch, which the image provides and which is never touched.
 RUNTIME_MODULES = {"numpy": "numpy>=1.24", "yaml": "pyyaml>=6", "jsonschema": "jsonschema>=4.20",
                    "pydantic": "pydantic>=2.12", "rich": "rich>=13", "pyarrow": "pyarrow>=14",
@@ -225,3 +226,38 @@ class RemoteRunner:
         result = self.host.run(["tail", "-n", str(lines), f"{self.layout.job(run_id)}/job.log"],
                                check=False, timeout=60)
         return result.stdout
+
+    def bring_back_logs(self, run_id: str, local_dir: Path) -> BroughtBack:
+        """Copy the last ``LOG_TAIL_BYTES`` of a job's ``job.log`` (where tracebacks land) and of
+        its run's ``train.log`` into ``local_dir``: what failed stays readable here after the
+        host is gone. Best effort: a host that does not answer leaves what it could."""
+        local_dir = Path(local_dir)
+        local_dir.mkdir(parents=True, exist_ok=True)
+        sources = {"job.log": f"{self.layout.job(run_id)}/job.log",
+                   "train.log": f"{self.layout.checkpoints}/{run_id}/train.log"}
+        kept = {}
+        for name, remote in sources.items():
+            try:
+                result = self.host.run(["tail", "-c", str(LOG_TAIL_BYTES), remote], check=False,
+                                       timeout=60)
+            except RgtError:
+                continue
+            if result.ok:
+                (local_dir / name).write_text(result.stdout)
+                kept[name] = local_dir / name
+        return BroughtBack(local_dir, kept)
+
+
+@dataclass(frozen=True)
+class BroughtBack:
+    """The log tails copied home from a host: ``files`` by name (``job.log``, ``train.log``)."""
+
+    directory: Path
+    files: dict[str, Path]
+
+    def tail(self) -> str:
+        """The job log (its traceback), else the training log; empty when neither came."""
+        for name in ("job.log", "train.log"):
+            if name in self.files:
+                return self.files[name].read_text(errors="replace")
+        return "(no log could be read from the host)"
