@@ -116,6 +116,7 @@ def station(member: PoolHost, settings, project: Path, secrets: dict[str, str],
                           RemoteLayout(root), settings.python, settings.detach,
                           settings.gpu, secrets)
     runner.watchdog_options = watchdog_options(entry, facts)
+    runner.platform = facts  # the audit applies its facts as `rgt up` does
     return Station(member, runner, project,
                    MirrorOptions(settings.mirror, settings.mirror_every, facts), report)
 

@@ -77,6 +77,7 @@ class RemoteRunner:
     _snakemake_checked: bool = False
     host_audit: dict | None = None  # the latest phase-0 audit, sealed into each run record
     watchdog_options: list[str] | None = None  # start the host's watchdog with each training
+    platform: dict | None = None  # the platform's facts (config/platforms/<name>.yaml)
 
     def deploy(self, config: Config, project: Path) -> str:
         """Push the code tree and run config (resumable, verified); return the tree hash.
@@ -106,9 +107,10 @@ class RemoteRunner:
             self.layout = RemoteLayout(result.stdout.strip().splitlines()[-1])
         return self.layout.root
 
-    def audit(self, plan: BudgetPlan, inode_cap: int | None = None) -> dict:
-        """Phase-0 audit of the host; refuses (AuditError) when the planned runs cannot fit."""
-        record = audit_host(self.host, self.layout.root, self.python, plan, inode_cap)
+    def audit(self, plan: BudgetPlan) -> dict:
+        """Phase-0 audit of the host with its platform's facts (the same rule as ``rgt up``);
+        refuses (AuditError) when the planned runs cannot fit."""
+        record = audit_host(self.host, self.layout.root, self.python, plan, self.platform)
         refuse_unless_fits(record)
         self.host_audit = record
         return record
