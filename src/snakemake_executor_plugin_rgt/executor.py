@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from rgt.config import Config
 
 DETACH_PRIMITIVES = ("setsid", "tmux")
+EXPORT = "export"  # where verified bundles go: `rgt pull`'s and `rgt down`'s default
 REMOTE_RULES = ("train",)
 
 
@@ -195,24 +196,31 @@ class Executor(RemoteExecutor):
             waiting.append(job)
 
     def _finish(self, station, job: SubmittedJobInfo) -> None:
-        station.release(job.external_jobid)
         try:
-            stats = self._collect(station, job)
+            what = self._collect(station, job)
         except RgtError as error:
             self.report_job_error(job, msg=f"rgt: pulling {job.external_jobid} failed: {error}")
             return
-        self.logger.info(f"rgt: pulled {job.external_jobid} from {station.alias} "
-                         f"({stats.bytes_sent} bytes, {stats.files_skipped} already here), "
+        finally:
+            station.release(job.external_jobid)
+        self.logger.info(f"rgt: pulled {job.external_jobid} from {station.alias} ({what}), "
                          "sha256 verified")
         self.report_job_success(job)
 
-    def _collect(self, station, job: SubmittedJobInfo):
+    def _collect(self, station, job: SubmittedJobInfo) -> str:
+        """Pull what a finished job made; what crossed the wire, in words. A training job comes
+        home as a verified bundle in export/<run-id> (what `rgt down` accepts)."""
         if "snakejob" in job.aux:
-            return station.runner.collect_snakejob(job.aux["snakejob"], self.project)
+            stats = station.runner.collect_snakejob(job.aux["snakejob"], self.project)
+            return f"{stats.bytes_sent} bytes, {stats.files_skipped} already here"
         outputs = [Path(path) for path in job.job.output]
         station.runner.verify_code(job.aux["tree"])
-        return station.runner.collect(job.external_jobid, [p.name for p in outputs],
-                                      outputs[0].parent)
+        pulled = station.bring_home(job.external_jobid, outputs, self.project / EXPORT)
+        kind = "weights-only bundle" if pulled.manifest.get("weights_only") else "bundle"
+        if pulled.stats is None:
+            return f"{kind} already in {EXPORT}/"
+        return (f"{kind}: {pulled.stats.bytes_sent} bytes, {pulled.stats.files_skipped} "
+                f"already here, into {EXPORT}/{job.external_jobid}")
 
     def _relaunch(self, station, job: SubmittedJobInfo, state: str,
                   waiting: list[SubmittedJobInfo]) -> bool:

@@ -123,6 +123,16 @@ def test_profile_trains_on_the_host_and_matches_a_local_run(host, tmp_path, smal
         assert (project / "runs" / run_id / "train.csv").read_text() == (
             reference / "runs" / run_id / "train.csv").read_text()
     assert (project / "evidence" / "EVIDENCE.json").exists()
+    # What the executor pulled and verified is the bundle the teardown gate accepts: no second
+    # pull (the project's mirror held the final checkpoint, so the bundle is weights-only).
+    for run_id in run_ids(project):
+        stamp = json.loads((project / "export" / run_id / "PULL_VERIFIED.json").read_text())
+        assert stamp["weights_only"] is True
+    (project / "config" / "hosts.yaml").write_text(json.dumps({"hosts": {ALIAS: {
+        "platform": profile, "remote_root": str(host.disk / f"{profile}-root"),
+        "python": sys.executable, "stop_command": ["true"]}}}))
+    gate = rgt(["down", ALIAS, "--dry-run", "--ssh-config", str(host.ssh_config)], project)
+    assert gate.returncode == 0 and "dry run: allowed" in gate.stdout, gate.stdout + gate.stderr
 
 
 def test_killed_controller_reattaches_instead_of_relaunching(host, tmp_path, slow):

@@ -58,6 +58,7 @@ class MirrorLoop:
     _schedule: dict[str, _Schedule] = field(default_factory=dict)
     _link: float | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _busy: threading.Lock = field(default_factory=threading.Lock)  # one mirror at a time
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
     _host: RemoteHost | None = None
@@ -76,6 +77,25 @@ class MirrorLoop:
         with self._lock:
             self.targets.pop(run_id, None)
             self._schedule.pop(run_id, None)
+
+    def last_mirror(self, run_id: str) -> MirrorRecord | None:
+        """Stop mirroring a run that has ended, after one last mirror (its final checkpoint);
+        the record, or None when it was not mirrored or the last mirror failed (logged)."""
+        with self._lock:
+            target = self.targets.pop(run_id, None)
+            self._schedule.pop(run_id, None)
+        if target is None:
+            return None
+        with self._busy:
+            previous = read_mirror(target.local_dir)
+            try:
+                record = mirror_once(self._connection(), self.python, target,
+                                     self.plan(previous))
+            except RgtError as error:
+                self.report(f"rgt: last mirror of {run_id} failed ({error})")
+                return None
+        self._note(target, previous, record)
+        return record
 
     def stop(self) -> None:
         """End the thread after the transfer in progress, and close its connection."""
@@ -121,6 +141,10 @@ class MirrorLoop:
                     if entry.due <= now]
 
     def _mirror(self, target: MirrorTarget) -> None:
+        with self._busy:
+            self._mirror_now(target)
+
+    def _mirror_now(self, target: MirrorTarget) -> None:
         with self._lock:
             entry = self._schedule.get(target.run_id, _Schedule())
         previous = read_mirror(target.local_dir)

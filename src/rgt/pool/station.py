@@ -17,6 +17,7 @@ from rgt.mirror import setup as mirror_setup
 from rgt.mirror.sync import MirrorTarget, seed_host
 from rgt.pool.keeper import LeaseKeeper
 from rgt.pool.spec import PoolHost, audit_slots
+from rgt.pull.home import Pulled, place_outputs, pull_bundle, verify_in_subprocess
 from rgt.remote.jobs import JobStatus, Lease
 from rgt.remote.runner import RemoteRunner
 from rgt.remote.ssh import RemoteHost
@@ -157,6 +158,29 @@ class Station:
                 self.report(f"rgt: {run_id}: pushed the mirrored checkpoint of step {step} to "
                             f"{self.alias}; training resumes from it")
         self.runner.launch(run_id, tree, lease=lease)
+
+    def bring_home(self, run_id: str, outputs: list[Path], export: Path) -> Pulled:
+        """A finished run as a verified bundle in ``export/<run-id>`` (the one ``rgt down``
+        accepts), then Snakemake's ``outputs`` from it. After one last mirror: when the mirror
+        (the project's own) then holds the host's newest checkpoint, the checkpoints stay on
+        the host and the bundle is weights-only."""
+        record = self.mirror.last_mirror(run_id) if self.mirror is not None else None
+        weights_only = (record is not None and record.step == record.host_step
+                        and self.mirror_options.setting == mirror_setup.LOCAL)
+        runner = self.runner
+        pulled = pull_bundle(runner.host, runner.python, runner.layout.root, run_id, export,
+                             weights_only, say=self.report, verify=verify_in_subprocess)
+        if pulled.bundle is None:
+            raise RgtError(f"the bundle of {run_id} did not verify ({pulled.outcome.reason}); "
+                           f"the attempt is kept in {pulled.outcome.path}",
+                           f"read its REASON.json; `rgt pull {run_id} --host {self.alias}` "
+                           "makes a fresh attempt")
+        if not pulled.outcome.ok:
+            self.report(f"rgt: {export / run_id} holds another bundle of {run_id}: the new one "
+                        f"verified and is kept in {pulled.bundle}; move the old one aside and "
+                        f"`rgt pull {run_id} --host {self.alias}` before `rgt down`")
+        place_outputs(pulled.bundle, outputs)
+        return pulled
 
     def release(self, key: str) -> None:
         """The job no longer runs here (finished, failed or moved)."""

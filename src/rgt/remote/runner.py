@@ -219,10 +219,6 @@ class RemoteRunner:
                            f"{', '.join(changed[:5])}",
                            "someone edited the remote copy; rerun to push the code again")
 
-    def collect(self, run_id: str, names: list[str], local_dir: Path) -> TransferStats:
-        """Pull a finished run's files (resumable, sha256-verified) into ``local_dir``."""
-        return pull(self.host, f"{self.layout.runs}/{run_id}", names, local_dir)
-
     def job_log_tail(self, run_id: str, lines: int = 30) -> str:
         """The end of a job's log, for error messages."""
         result = self.host.run(["tail", "-n", str(lines), f"{self.layout.job(run_id)}/job.log"],
