@@ -229,6 +229,10 @@ class Executor(RemoteExecutor):
         relaunched = job.aux.get("relaunches", 0)
         if "snakejob" in job.aux or not self.relaunch.allows(state, relaunched):
             return False
+        held = station.runner.hold_reason(job.external_jobid) if state == "preempted" else None
+        if held:
+            job.aux["held"] = held
+            return False
         station.release(job.external_jobid)
         delay = self.relaunch.delay(relaunched + 1)
         job.aux.update(host=None, relaunches=relaunched + 1,
@@ -246,7 +250,7 @@ class Executor(RemoteExecutor):
         station.release(job.external_jobid)
         run_id = job.external_jobid
         how = ended_how(status.state, status.exit_code, job.aux.get("relaunches", 0),
-                        self.relaunch)
+                        self.relaunch, job.aux.get("held"))
         logs = station.runner.bring_back_logs(run_id, self.project / ".rgt" / "logs" / run_id)
         tail = "\n".join(logs.tail().splitlines()[-30:])
         self.report_job_error(job, msg=f"rgt: {run_id} on {station.alias}: {how}.\n{tail}\n"

@@ -117,6 +117,7 @@ def station(member: PoolHost, settings, project: Path, secrets: dict[str, str],
                           settings.gpu, secrets)
     runner.watchdog_options = watchdog_options(entry, facts)
     runner.platform = facts  # the audit applies its facts as `rgt up` does
+    runner.alarm_webhook = entry.alarm_webhook
     return Station(member, runner, project,
                    MirrorOptions(settings.mirror, settings.mirror_every, facts), report)
 

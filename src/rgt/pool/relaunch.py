@@ -48,9 +48,14 @@ def relaunch_policy(retries: int, backoff_s: float) -> RelaunchPolicy:
     return RelaunchPolicy(retries, float(backoff_s))
 
 
-def ended_how(state: str, exit_code: int | None, relaunched: int, policy: RelaunchPolicy
-              ) -> str:
-    """Why a job that is not relaunched ended, and what to do (for the error message)."""
+def ended_how(state: str, exit_code: int | None, relaunched: int, policy: RelaunchPolicy,
+              held: str | None = None) -> str:
+    """Why a job that is not relaunched ended, and what to do (for the error message);
+    ``held``: why the host's watchdog stopped it for good (its spending cap)."""
+    if held:
+        return (f"the host's watchdog checkpointed and stopped it ({held}); it is not "
+                "relaunched: raise the cap in config/hosts.yaml, then rerun snakemake (it "
+                "resumes from its checkpoint)")
     if state == "preempted":
         return (f"it was preempted (exit 75, checkpointed) and relaunched {relaunched} times, "
                 f"the budget of --rgt-retries {policy.retries}; rerun snakemake to resume it")

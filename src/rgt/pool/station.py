@@ -20,6 +20,7 @@ from rgt.pool.spec import PoolHost, audit_slots
 from rgt.pull.home import Pulled, place_outputs, pull_bundle, verify_in_subprocess
 from rgt.remote.jobs import JobStatus, Lease
 from rgt.remote.runner import RemoteRunner
+from rgt.remote.spend import refuse_past_cap
 from rgt.remote.ssh import RemoteHost
 from rgt.remote.up import audit_path, planned_checkpoints
 
@@ -151,7 +152,9 @@ class Station:
 
     def seed_and_launch(self, run_id: str, tree: str, target: MirrorTarget | None,
                         lease: Lease | None) -> None:
-        """A host without the run's newest checkpoint gets the mirror's first, then the job."""
+        """A host without the run's newest checkpoint gets the mirror's first, then the job;
+        none on a host already past its spending cap."""
+        refuse_past_cap(self.runner.host, self.member.entry)
         if target is not None:
             step = seed_host(self.runner.host, self.runner.python, target)
             if step is not None:

@@ -39,7 +39,7 @@ from rgt.remote.snakejobs import SnakeJob
 from rgt.remote.ssh import RemoteHost
 from rgt.remote.transfer import TransferStats, pull, push, remote_manifest
 from rgt.remote.up import audit_host, refuse_unless_fits
-from rgt.remote.watchdog_start import watchdog_start_script
+from rgt.remote.watchdog_start import watchdog_start_script, webhook_file
 
 LOG_TAIL_BYTES = 64 << 10
 # What the project needs besides torch, which the image provides and which is never touched.
@@ -78,6 +78,7 @@ class RemoteRunner:
     host_audit: dict | None = None  # the latest phase-0 audit, sealed into each run record
     watchdog_options: list[str] | None = None  # start the host's watchdog with each training
     platform: dict | None = None  # the platform's facts (config/platforms/<name>.yaml)
+    alarm_webhook: str | None = None  # where the watchdog posts its alarms (a secret)
 
     def deploy(self, config: Config, project: Path) -> str:
         """Push the code tree and run config (resumable, verified); return the tree hash.
@@ -160,11 +161,18 @@ class RemoteRunner:
         self._start_watchdog(tree)
 
     def _start_watchdog(self, tree: str) -> None:
-        """Keep heartbeats, status and the idle alarm going on the host when we are gone."""
+        """Keep heartbeats, status, the idle alarm and the spending cap going on the host when
+        we are gone; the alarm webhook's URL travels as a secret (stdin, mode 600)."""
         if self.watchdog_options is None:
             return
+        options = list(self.watchdog_options)
+        if self.alarm_webhook:
+            where = webhook_file(self.layout.root)
+            self.host.run(["mkdir", "-p", "-m", "700", ".rgt-secrets"], timeout=60)
+            self.host.write_secret(where, self.alarm_webhook.encode())
+            options = ["--webhook-file", where, *options]  # --stop-command stays last
         script = watchdog_start_script(self.layout.root, self.python,
-                                       f"{self.layout.code(tree)}/src", self.watchdog_options)
+                                       f"{self.layout.code(tree)}/src", options)
         self.host.run(["bash", "-c", script], timeout=60)
 
     def launch_snakejob(self, job: SnakeJob) -> None:
@@ -224,6 +232,15 @@ class RemoteRunner:
         result = self.host.run(["tail", "-n", str(lines), f"{self.layout.job(run_id)}/job.log"],
                                check=False, timeout=60)
         return result.stdout
+
+    def hold_reason(self, run_id: str) -> str | None:
+        """Why the host's watchdog stopped this job for good (its spending cap), or None."""
+        result = self.host.run(["cat", f"{self.layout.job(run_id)}/hold"], check=False,
+                               timeout=60)
+        try:
+            return json.loads(result.stdout)["reason"] if result.ok else None
+        except (ValueError, KeyError, TypeError):
+            return "held by the host's watchdog (unreadable reason)"
 
     def bring_back_logs(self, run_id: str, local_dir: Path) -> BroughtBack:
         """Copy the last ``LOG_TAIL_BYTES`` of a job's ``job.log`` (where tracebacks land) and of

@@ -62,7 +62,8 @@ def watchdog_options(entry: HostEntry, platform: dict) -> list[str]:
     a platform whose stop destroys something is refused here, before anything is launched.
     """
     options = ["--idle-alarm-after", str(entry.idle_alarm_after_s),
-               "--stall-after", str(entry.stall_after_s)]
+               "--stall-after", str(entry.stall_after_s), "--host-name", entry.alias]
+    options += money_options(entry)
     if not entry.auto_stop:
         return options
     stop = platform["meter_stop"]
@@ -78,3 +79,22 @@ def watchdog_options(entry: HostEntry, platform: dict) -> list[str]:
                           "config/hosts.yaml (e.g. [shutdown, -h, now]) or auto_stop: false")
     return [*options, "--auto-stop", "--stop-irreversible", "false", "--stop-command",
             *entry.host_stop_command]
+
+
+def money_options(entry: HostEntry) -> list[str]:
+    """The price and the spending caps of ``entry`` as ``rgt watchdog`` options."""
+    if entry.price_per_hour is None:
+        return []
+    options = ["--price-per-hour", str(entry.price_per_hour), "--currency", entry.currency]
+    for flag, value in (("--max-spend", entry.max_spend),
+                        ("--max-spend-per-run", entry.max_spend_per_run)):
+        if value is not None:
+            options += [flag, str(value)]
+    return options
+
+
+def webhook_file(root: str) -> str:
+    """Where the alarm webhook's URL is kept on the host, relative to the login directory
+    (where the watchdog starts): the instance's own disk, mode 600, never the durable
+    (mirrored, pulled) project root."""
+    return f".rgt-secrets/{root.rstrip('/').rsplit('/', 1)[-1]}.webhook"

@@ -41,7 +41,7 @@ def run_cells(row: dict) -> list[str]:
         _number(row.get("loss"), "{:.4f}"), _number(row.get("steps_per_s"), "{:.2f}"),
         duration(row.get("eta_s")), duration(row.get("heartbeat_age_s")) + " ago"
         if row.get("heartbeat_age_s") is not None else "-", gpu(row),
-        money(row.get("cost_so_far"), row.get("currency")),
+        capped(row.get("cost_so_far"), row.get("max_spend_per_run"), row.get("currency")),
         money(row.get("cost_projected"), row.get("currency")),
         mirror_cell(row), row.get("cause") or "",
     ]
@@ -79,7 +79,8 @@ def host_line(row: dict) -> Text:
                     "unknown", style="bold red")
     parts = [f"{row['host']}: up {duration(row.get('host_uptime_s'))}"]
     if row.get("host_cost_so_far") is not None:
-        parts.append(f"spent {money(row['host_cost_so_far'], row.get('currency'))}")
+        parts.append("spent " + capped(row["host_cost_so_far"], row.get("host_max_spend"),
+                                       row.get("currency"), markup=False))
     age = row.get("watchdog_age_s")
     parts.append("no watchdog" if age is None else f"watchdog {duration(age)} ago")
     if row["state"] == "no_runs":
@@ -94,6 +95,18 @@ def host_line(row: dict) -> Text:
 
 def money(amount: float | None, currency: str | None) -> str:
     return "-" if amount is None else f"{amount:.2f} {currency or ''}".strip()
+
+
+def capped(amount: float | None, cap: float | None, currency: str | None,
+           markup: bool = True) -> str:
+    """``1.20 USD``, or ``1.20 of 2.00 USD cap`` where a spending cap applies (in a table
+    cell, red once past it)."""
+    if amount is None or cap is None:
+        return money(amount, currency)
+    text = f"{amount:.2f} of {money(cap, currency)} cap"
+    if amount < cap:
+        return text
+    return f"[bold red]{text} (past it)[/]" if markup else f"{text} (past it)"
 
 
 def gpu(row: dict) -> str:
