@@ -76,7 +76,12 @@ class MirrorRecord:
 
 def read_mirror(state_dir: Path) -> MirrorRecord | None:
     """The run's mirror record, or None when it has none (or it is not a v1 record)."""
-    body = read_json(Path(state_dir) / FILE_NAME)
+    return record_from(read_json(Path(state_dir) / FILE_NAME))
+
+
+def record_from(body: object) -> MirrorRecord | None:
+    """A mirror record from its parsed JSON (a file here, or a bucket's object); None when it
+    is not a v1 record."""
     if not isinstance(body, dict) or body.get("schema") != SCHEMA:
         return None
     fields = set(MirrorRecord.__dataclass_fields__)
@@ -84,6 +89,12 @@ def read_mirror(state_dir: Path) -> MirrorRecord | None:
         return MirrorRecord(**{key: value for key, value in body.items() if key in fields})
     except TypeError:
         return None
+
+
+def newer(*records: MirrorRecord | None) -> MirrorRecord | None:
+    """The record of the newest step among ``records`` (None when there is none)."""
+    present = [record for record in records if record is not None]
+    return max(present, key=lambda record: record.step, default=None)
 
 
 @dataclass(frozen=True)

@@ -157,7 +157,7 @@ def raise_alarm(settings: Settings, states: dict[str, str], last_active: float,
                 idle_for: float) -> dict:
     """Write ``ALARM``, log it, and stop the machine when auto-stop is armed."""
     ended = ", ".join(f"{run_id} {state}" for run_id, state in sorted(states.items()))
-    alarm = {"raised_at": utc_now(), "idle_since": utc_now(last_active),
+    alarm = {"raised_at": utc_now(), "kind": "idle", "idle_since": utc_now(last_active),
              "idle_for_s": round(idle_for, 1), "jobs": states,
              "message": f"host idle for {idle_for:.0f} s with no running job "
                         f"({ended or 'no jobs'}); its meter may still be running"}
