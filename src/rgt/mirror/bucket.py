@@ -23,6 +23,7 @@ _BUCKET = re.compile(r"[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]")
 CONNECT_TIMEOUT_S = 10
 READ_TIMEOUT_S = 120
 EXTRA = "pip install 'remote-gpu-trainer[s3]'"
+DEFAULT_REGION = "us-east-1"
 CREDENTIALS = ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN")
 REFUSED = {"AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch", "403",
            "InvalidClientTokenId", "ExpiredToken", "InvalidToken", "Forbidden"}
@@ -80,8 +81,11 @@ def client(target: BucketTarget):
                           "here", f"{EXTRA} (the host gets it with the job)") from None
     config = Config(connect_timeout=CONNECT_TIMEOUT_S, read_timeout=READ_TIMEOUT_S,
                     retries={"max_attempts": 3, "mode": "standard"})
-    # A session of its own: boto3's default one keeps the first credentials it found.
-    return boto3.session.Session().client("s3", endpoint_url=target.endpoint, config=config)
+    # A session of its own: boto3's default one keeps the first credentials it found. A
+    # region is needed to sign even where the service has none (MinIO, a local server).
+    session = boto3.session.Session()
+    return session.client("s3", endpoint_url=target.endpoint, config=config,
+                          region_name=session.region_name or DEFAULT_REGION)
 
 
 def explain(error: Exception, target: BucketTarget, doing: str) -> BucketError:

@@ -102,7 +102,7 @@ def _mirror_newest(host: RemoteHost, target: MirrorTarget, state: StateSurvey,
         newest.bytes, newest.sha256, newest.created_at, utc_now_ms(), stats.seconds,
         stats.bytes_sent, 0.0, state.remote_step, _step_seconds(previous, state))
     record.write(target.local_dir)
-    _prune(target.local_dir)
+    prune(target.local_dir)
     return record
 
 
@@ -181,7 +181,7 @@ def _step_seconds(previous: MirrorRecord | None, state: StateSurvey) -> float | 
     return seconds / steps if steps > 0 and seconds > 0 else previous.step_seconds
 
 
-def _prune(local_dir: Path) -> None:
+def prune(local_dir: Path) -> None:
     """Keep the newest ``KEEP`` complete mirrored checkpoints; delete older ones, marker first."""
     for info in CheckpointStore(local_dir, keep=KEEP).complete()[KEEP:]:
         info.marker.unlink(missing_ok=True)

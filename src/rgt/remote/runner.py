@@ -39,7 +39,7 @@ from rgt.remote.snakejobs import SnakeJob
 from rgt.remote.ssh import RemoteHost
 from rgt.remote.transfer import TransferStats, pull, push, remote_manifest
 from rgt.remote.up import audit_host, refuse_unless_fits
-from rgt.remote.watchdog_start import watchdog_start_script, webhook_file
+from rgt.remote.watchdog_start import helper_start_script, watchdog_start_script, webhook_file
 
 LOG_TAIL_BYTES = 64 << 10
 # What the project needs besides torch, which the image provides and which is never touched.
@@ -79,6 +79,8 @@ class RemoteRunner:
     watchdog_options: list[str] | None = None  # start the host's watchdog with each training
     platform: dict | None = None  # the platform's facts (config/platforms/<name>.yaml)
     alarm_webhook: str | None = None  # where the watchdog posts its alarms (a secret)
+    host_mirror: list[str] | None = None  # `rgt host-mirror` options: start it with each job
+    extra_modules: dict[str, str] = field(default_factory=dict)  # module -> pip requirement
 
     def deploy(self, config: Config, project: Path) -> str:
         """Push the code tree and run config (resumable, verified); return the tree hash.
@@ -122,7 +124,8 @@ class RemoteRunner:
             return {}
         info = self._probe_environment(tree)
         if info["missing"]:
-            packages = [RUNTIME_MODULES[module] for module in info["missing"]]
+            needed = {**RUNTIME_MODULES, **self.extra_modules}
+            packages = [needed[module] for module in info["missing"]]
             self.host.run([self.python, "-m", "pip", "install", "-q", *packages], timeout=900)
         if info["torch"] is None:
             raise RemoteEnvironmentError(
@@ -136,7 +139,7 @@ class RemoteRunner:
         return info
 
     def _probe_environment(self, tree: str) -> dict:
-        code = ENV_PROBE.format(mods=sorted(RUNTIME_MODULES))
+        code = ENV_PROBE.format(mods=sorted({**RUNTIME_MODULES, **self.extra_modules}))
         result = self.host.run([self.python, "-c", code], cwd=self.layout.code(tree), timeout=120)
         return json.loads(result.stdout.strip().splitlines()[-1])
 
@@ -159,6 +162,17 @@ class RemoteRunner:
                                secrets_file, self.detach, lease)
         self.host.run(["bash", "-c", script], timeout=60)
         self._start_watchdog(tree)
+        self._start_host_mirror(tree, secrets_file)
+
+    def _start_host_mirror(self, tree: str, secrets_file: str | None) -> None:
+        """Push checkpoints to the user's bucket from the host itself (``rgt host-mirror``),
+        with the credentials of the secrets file in its environment."""
+        if self.host_mirror is None:
+            return
+        argv = ["host-mirror", "--root", self.layout.root, *self.host_mirror]
+        script = helper_start_script(self.layout.root, "mirror", self.python,
+                                     f"{self.layout.code(tree)}/src", argv, secrets_file)
+        self.host.run(["bash", "-c", script], timeout=60)
 
     def _start_watchdog(self, tree: str) -> None:
         """Keep heartbeats, status, the idle alarm and the spending cap going on the host when

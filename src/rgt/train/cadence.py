@@ -18,6 +18,8 @@ import math
 import time
 from pathlib import Path
 
+from rgt.base.files import write_json
+
 CADENCE_FILE = "cadence.json"
 CADENCE_SCHEMA = "rgt/cadence/v1"
 MAX_SAVE_SHARE = 0.1  # a ceiling shorter than 10 saves is raised to 10 saves
@@ -34,6 +36,20 @@ def interval_steps(mtbf_seconds: float, save_seconds: float, step_seconds: float
     if step_seconds <= 0:
         return 1
     return max(1, math.floor(young_daly_seconds(mtbf_seconds, save_seconds) / step_seconds))
+
+
+def write_ceiling(state_dir: Path, seconds: float, planned_by: str) -> None:
+    """Tell the trainer of ``state_dir`` to checkpoint at least every ``seconds`` (written only
+    when it changed, and only into a run directory that exists: the trainer creates it)."""
+    path = Path(state_dir) / CADENCE_FILE
+    body = {"by": planned_by, "max_seconds": round(seconds, 3), "schema": CADENCE_SCHEMA}
+    try:
+        if json.loads(path.read_text(encoding="utf-8")) == body:
+            return
+    except (OSError, ValueError):
+        pass
+    if Path(state_dir).is_dir():
+        write_json(path, body)
 
 
 def read_ceiling(path: Path) -> float | None:

@@ -20,16 +20,14 @@ run's, it checkpoints that job. Each alarm is posted once to the user's webhook,
 
 from __future__ import annotations
 
-import fcntl
 import os
 import subprocess
 import time
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from rgt.base.clock import utc_now
-from rgt.base.files import read_json, write_json
+from rgt.base.files import exclusive, read_json, write_json
 from rgt.watch.classify import classify
 from rgt.watch.collect import Snapshot, SnapshotError, parse_snapshot, snapshot_script
 from rgt.watch.rows import json_number, run_progress
@@ -249,18 +247,3 @@ def set_aside_previous(directory: Path) -> None:
         path = directory / name
         if path.exists():
             path.rename(directory / f"{name}.{int(path.stat().st_mtime)}")
-
-
-@contextmanager
-def exclusive(path: Path):
-    """Hold an exclusive lock on ``path`` for the block; yields False when another holds it."""
-    with open(path, "a") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            yield False
-            return
-        yield True
-
-
-
