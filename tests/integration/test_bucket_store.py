@@ -5,6 +5,7 @@ an unreachable endpoint, wrong credentials and a missing bucket are refused in w
 from __future__ import annotations
 
 import hashlib
+import json
 
 import pytest
 import torch
@@ -124,3 +125,39 @@ def test_a_target_that_is_not_a_bucket_url_is_refused(url, named):
     assert parse_target("s3://rgt-mirror/a/b/").key("r", "x") == "a/b/r/x"
     with pytest.raises(ConfigError, match="not an http"):
         parse_target("s3://rgt-mirror", "ftp://x")
+
+
+def test_the_host_side_mirror_pushes_what_is_newer_and_exits_once_nothing_runs(store, tmp_path):
+    from rgt.mirror.host_side import HostMirror, HostMirrorSettings, run_host_mirror
+
+    root = tmp_path / "root"
+    info = checkpoint(root / "checkpoints" / "run1", 70, 0.1)
+    (root / "jobs" / "run1").mkdir(parents=True)
+    (root / "jobs" / "run1" / "exit_code").write_text("0\n")  # ended: one last pass, then exit
+    settings = HostMirrorSettings(str(root), store.target, "gpu1", every_s=1)
+    assert run_host_mirror(settings) == 0  # never seen running: nothing of its is due
+    assert store.record("run1") is None
+    mirror = HostMirror(settings, store)
+    mirror.seen.add("run1")  # it ran while this mirror watched, and has ended since
+    assert mirror.run() == 0
+    remote = store.record("run1")
+    assert (remote.step, remote.sha256, remote.mirrored_by) == (70, info.sha256, "host")
+
+
+def test_the_host_side_mirror_says_when_its_bucket_cannot_be_used(tmp_path, monkeypatch):
+    from rgt.mirror.host_side import EXIT_BUCKET_UNUSABLE, HostMirrorSettings, run_host_mirror
+
+    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "none"))
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "none"))
+    settings = HostMirrorSettings(str(tmp_path), BucketTarget("rgt-any", "p",
+                                                              "http://127.0.0.1:9"), "gpu1")
+    assert run_host_mirror(settings) == EXIT_BUCKET_UNUSABLE  # the job goes on, unmirrored
+    status = json.loads((tmp_path / "mirror" / "status.json").read_text())
+    assert "no credentials for s3://rgt-any/p" in status["error"]
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "a")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "b")
+    assert run_host_mirror(settings) == EXIT_BUCKET_UNUSABLE
+    status = json.loads((tmp_path / "mirror" / "status.json").read_text())
+    assert "cannot reach s3://rgt-any/p at http://127.0.0.1:9" in status["error"]
