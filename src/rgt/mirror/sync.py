@@ -112,7 +112,7 @@ def checked(plan: MirrorPlan, state: StateSurvey) -> dict:
     newest = state.newest
     return {"checked_at": utc_now_ms(), **stated(plan),
             "host_step": newest.step if newest else None,
-            "remote_step": state.remote_step, "behind": _late_checkpoint(plan, state)}
+            "behind": _late_checkpoint(plan, state)}
 
 
 def stated(plan: MirrorPlan) -> dict:
