@@ -22,6 +22,7 @@ from rgt.evidence import check_command as evidence_check
 from rgt.evidence import command as evidence
 from rgt.grid import command as grid
 from rgt.grid import status_command as grid_status
+from rgt.mirror import command as mirror
 from rgt.plan import command as plan
 from rgt.platforms import command as platforms
 from rgt.pull import command as pull
@@ -45,6 +46,7 @@ VERBS = (
     platforms,
     remote,
     watch,
+    mirror,
     pull,
     down,
     grid,

@@ -40,7 +40,7 @@ def run_up(args: argparse.Namespace) -> int:
     root = args.root or f"{platform.get('durable_dir') or '~'}/rgt"
     plan = planned_checkpoints(load_config(args.config), Path.cwd(), measure=measure_state)
     with RemoteHost(resolve_host(args.alias, args.ssh_config)) as host:
-        record = audit_host(host, root, args.python, plan, platform.get("inode_cap"))
+        record = audit_host(host, root, args.python, plan, platform)
     record.update(alias=args.alias, platform=args.platform)
     write_json(audit_path(Path.cwd(), args.alias), record)
     print(json.dumps(record, indent=2) if args.json else _summary(record))

@@ -40,8 +40,9 @@ from rgt.remote.snakejobs import SnakeJob
 from rgt.remote.ssh import RemoteHost
 from rgt.remote.transfer import TransferStats, pull, push, remote_manifest
 from rgt.remote.up import audit_host, refuse_unless_fits
-from rgt.remote.watchdog_start import watchdog_start_script
+from rgt.remote.watchdog_start import helper_start_script, watchdog_start_script, webhook_file
 
+LOG_TAIL_BYTES = 64 << 10
 # What the project needs besides torch, which the image provides and which is never touched.
 RUNTIME_MODULES = {"numpy": "numpy>=1.24", "yaml": "pyyaml>=6", "jsonschema": "jsonschema>=4.20",
                    "pydantic": "pydantic>=2.12", "rich": "rich>=13", "pyarrow": "pyarrow>=14",
@@ -77,6 +78,10 @@ class RemoteRunner:
     _snakemake_checked: bool = False
     host_audit: dict | None = None  # the latest phase-0 audit, sealed into each run record
     watchdog_options: list[str] | None = None  # start the host's watchdog with each training
+    platform: dict | None = None  # the platform's facts (config/platforms/<name>.yaml)
+    alarm_webhook: str | None = None  # where the watchdog posts its alarms (a secret)
+    host_mirror: list[str] | None = None  # `rgt host-mirror` options: start it with each job
+    extra_modules: dict[str, str] = field(default_factory=dict)  # module -> pip requirement
 
     def deploy(self, config: Config, project: Path) -> str:
         """Push the code tree and run config (resumable, verified); return the tree hash.
@@ -109,9 +114,10 @@ class RemoteRunner:
             self.layout = RemoteLayout(result.stdout.strip().splitlines()[-1])
         return self.layout.root
 
-    def audit(self, plan: BudgetPlan, inode_cap: int | None = None) -> dict:
-        """Phase-0 audit of the host; refuses (AuditError) when the planned runs cannot fit."""
-        record = audit_host(self.host, self.layout.root, self.python, plan, inode_cap)
+    def audit(self, plan: BudgetPlan) -> dict:
+        """Phase-0 audit of the host with its platform's facts (the same rule as ``rgt up``);
+        refuses (AuditError) when the planned runs cannot fit."""
+        record = audit_host(self.host, self.layout.root, self.python, plan, self.platform)
         refuse_unless_fits(record)
         self.host_audit = record
         return record
@@ -122,7 +128,8 @@ class RemoteRunner:
             return {}
         info = self._probe_environment(tree)
         if info["missing"]:
-            packages = [RUNTIME_MODULES[module] for module in info["missing"]]
+            needed = {**RUNTIME_MODULES, **self.extra_modules}
+            packages = [needed[module] for module in info["missing"]]
             self.host.run([self.python, "-m", "pip", "install", "-q", *packages], timeout=900)
         if info["torch"] is None:
             raise RemoteEnvironmentError(
@@ -136,7 +143,7 @@ class RemoteRunner:
         return info
 
     def _probe_environment(self, tree: str) -> dict:
-        code = ENV_PROBE.format(mods=sorted(RUNTIME_MODULES))
+        code = ENV_PROBE.format(mods=sorted({**RUNTIME_MODULES, **self.extra_modules}))
         result = self.host.run([self.python, "-c", code], cwd=self.layout.code(tree), timeout=120)
         return json.loads(result.stdout.strip().splitlines()[-1])
 
@@ -159,13 +166,31 @@ class RemoteRunner:
                                secrets_file, self.detach, lease)
         self.host.run(["bash", "-c", script], timeout=60)
         self._start_watchdog(tree)
+        self._start_host_mirror(tree, secrets_file)
+
+    def _start_host_mirror(self, tree: str, secrets_file: str | None) -> None:
+        """Push checkpoints to the user's bucket from the host itself (``rgt host-mirror``),
+        with the credentials of the secrets file in its environment."""
+        if self.host_mirror is None:
+            return
+        argv = ["host-mirror", "--root", self.layout.root, *self.host_mirror]
+        script = helper_start_script(self.layout.root, "mirror", self.python,
+                                     f"{self.layout.code(tree)}/src", argv, secrets_file)
+        self.host.run(["bash", "-c", script], timeout=60)
 
     def _start_watchdog(self, tree: str) -> None:
-        """Keep heartbeats, status and the idle alarm going on the host when we are gone."""
+        """Keep heartbeats, status, the idle alarm and the spending cap going on the host when
+        we are gone; the alarm webhook's URL travels as a secret (stdin, mode 600)."""
         if self.watchdog_options is None:
             return
+        options = list(self.watchdog_options)
+        if self.alarm_webhook:
+            where = webhook_file(self.layout.root)
+            self.host.run(["mkdir", "-p", "-m", "700", ".rgt-secrets"], timeout=60)
+            self.host.write_secret(where, self.alarm_webhook.encode())
+            options = ["--webhook-file", where, *options]  # --stop-command stays last
         script = watchdog_start_script(self.layout.root, self.python,
-                                       f"{self.layout.code(tree)}/src", self.watchdog_options)
+                                       f"{self.layout.code(tree)}/src", options)
         self.host.run(["bash", "-c", script], timeout=60)
 
     def launch_snakejob(self, job: SnakeJob) -> None:
@@ -220,12 +245,52 @@ class RemoteRunner:
                            f"{', '.join(changed[:5])}",
                            "someone edited the remote copy; rerun to push the code again")
 
-    def collect(self, run_id: str, names: list[str], local_dir: Path) -> TransferStats:
-        """Pull a finished run's files (resumable, sha256-verified) into ``local_dir``."""
-        return pull(self.host, f"{self.layout.runs}/{run_id}", names, local_dir)
-
     def job_log_tail(self, run_id: str, lines: int = 30) -> str:
         """The end of a job's log, for error messages."""
         result = self.host.run(["tail", "-n", str(lines), f"{self.layout.job(run_id)}/job.log"],
                                check=False, timeout=60)
         return result.stdout
+
+    def hold_reason(self, run_id: str) -> str | None:
+        """Why the host's watchdog stopped this job for good (its spending cap), or None."""
+        result = self.host.run(["cat", f"{self.layout.job(run_id)}/hold"], check=False,
+                               timeout=60)
+        try:
+            return json.loads(result.stdout)["reason"] if result.ok else None
+        except (ValueError, KeyError, TypeError):
+            return "held by the host's watchdog (unreadable reason)"
+
+    def bring_back_logs(self, run_id: str, local_dir: Path) -> BroughtBack:
+        """Copy the last ``LOG_TAIL_BYTES`` of a job's ``job.log`` (where tracebacks land) and of
+        its run's ``train.log`` into ``local_dir``: what failed stays readable here after the
+        host is gone. Best effort: a host that does not answer leaves what it could."""
+        local_dir = Path(local_dir)
+        local_dir.mkdir(parents=True, exist_ok=True)
+        sources = {"job.log": f"{self.layout.job(run_id)}/job.log",
+                   "train.log": f"{self.layout.checkpoints}/{run_id}/train.log"}
+        kept = {}
+        for name, remote in sources.items():
+            try:
+                result = self.host.run(["tail", "-c", str(LOG_TAIL_BYTES), remote], check=False,
+                                       timeout=60)
+            except RgtError:
+                continue
+            if result.ok:
+                (local_dir / name).write_text(result.stdout)
+                kept[name] = local_dir / name
+        return BroughtBack(local_dir, kept)
+
+
+@dataclass(frozen=True)
+class BroughtBack:
+    """The log tails copied home from a host: ``files`` by name (``job.log``, ``train.log``)."""
+
+    directory: Path
+    files: dict[str, Path]
+
+    def tail(self) -> str:
+        """The job log (its traceback), else the training log; empty when neither came."""
+        for name in ("job.log", "train.log"):
+            if name in self.files:
+                return self.files[name].read_text(errors="replace")
+        return "(no log could be read from the host)"
