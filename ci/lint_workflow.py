@@ -21,6 +21,10 @@ DECLINED = {
         None, "paths.runs is not part of a result; the outputs already name it"),
     "Shell command directly uses variable PLANNED_IDS from outside of the rule": (
         None, "the planned ids are the rule's inputs already (one results.json per run)"),
+    "Shell command directly uses variable WORK from outside of the rule": (
+        None, "where the delivery is built (.rgt/delivery) decides nothing in it"),
+    "Shell command directly uses variable UP from outside of the rule": (
+        None, "the way back from WORK to the project's logs/ decides nothing"),
     "No log directive defined": (
         ("train",), "training prints one line per epoch to the terminal, on purpose"),
 }

@@ -1,9 +1,12 @@
-# results.json -> evidence/results.json -> figures/<fig>/source_data.csv -> figure + provenance.
+# results.json -> evidence/results.json -> figures/<fig>/source_data.csv -> figure + provenance,
+# built in WORK (.rgt/delivery/, the project's layout). source-data, figure and evidence run
+# inside WORK with the very arguments of dvc.yaml's stages, so both write the same bytes.
 rule aggregate:
     input:
         expand(rules.evaluate.output.results, run_id=[run.run_id for run in PLAN]),
+        plan=PLAN_STAMP,  # a changed plan re-delivers
     output:
-        paths.AGGREGATE,
+        work(paths.AGGREGATE),
     log:
         "logs/deliver/aggregate.log",
     shell:
@@ -12,26 +15,28 @@ rule aggregate:
 
 rule source_data:
     input:
-        paths.AGGREGATE,
+        work(paths.AGGREGATE),
     output:
-        "figures/{fig}/source_data.csv",
+        work("figures/{fig}/source_data.csv"),
     log:
         "logs/deliver/{fig}.source_data.log",
     shell:
-        "{RGT} source-data --aggregate {input} --fig {wildcards.fig} --out {output} > {log} 2>&1"
+        "cd {WORK} && {RGT} source-data --aggregate evidence/results.json --fig {wildcards.fig} "
+        "--out figures/{wildcards.fig}/source_data.csv > {UP}/{log} 2>&1"
 
 
 rule figure:
     input:
         source=rules.source_data.output,
-        aggregate=paths.AGGREGATE,
-        verify=paths.VERIFY_JSON,
+        aggregate=work(paths.AGGREGATE),
+        verify=work(paths.VERIFY_JSON),
     output:
-        png="figures/{fig}/figure.png",
-        pdf="figures/{fig}/figure.pdf",
-        provenance="figures/{fig}/provenance.json",
+        png=work("figures/{fig}/figure.png"),
+        pdf=work("figures/{fig}/figure.pdf"),
+        provenance=work("figures/{fig}/provenance.json"),
     log:
         "logs/deliver/{fig}.figure.log",
     shell:
-        "{RGT} figure --fig {wildcards.fig} --source {input.source} --verify {input.verify} "
-        "--aggregate {input.aggregate} --out-dir figures/{wildcards.fig} > {log} 2>&1"
+        "cd {WORK} && {RGT} figure --fig {wildcards.fig} "
+        "--source figures/{wildcards.fig}/source_data.csv --verify verify/report.json "
+        "--aggregate evidence/results.json --out-dir figures/{wildcards.fig} > {UP}/{log} 2>&1"

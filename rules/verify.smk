@@ -11,14 +11,14 @@ rule verify:
     input:
         results=expand(rules.evaluate.output.results, run_id=[run.run_id for run in PLAN]),
         smoke=SMOKE_RECORDS,
+        plan=PLAN_STAMP,  # a changed plan or verify section re-runs the audit
     output:
-        json=paths.VERIFY_JSON,
-        md=paths.VERIFY_MD,
+        json=work(paths.VERIFY_JSON),
+        md=work(paths.VERIFY_MD),
     params:
         smoke_dir=lambda wildcards, input: (
             os.path.dirname(input.smoke[0]) if input.smoke else "smoke"
         ),
-        settings=CFG.verify.to_dict(),  # a changed verify section re-runs the audit
     log:
         "logs/verify.log",
     shell:

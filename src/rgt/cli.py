@@ -15,6 +15,7 @@ from rgt import __version__
 from rgt.base.errors import RgtError
 from rgt.controller import command as controller
 from rgt.deliver import command as deliver
+from rgt.deliver import promote_command as promote
 from rgt.doctor import command as doctor
 from rgt.down import command as down
 from rgt.evaluate import command as evaluate
@@ -38,6 +39,7 @@ VERBS = (
     verify,
     deliver,
     evidence,
+    promote,
     evidence_check,
     report,
     grid_status,
