@@ -41,11 +41,10 @@ $(VENV)/.installed: pyproject.toml | $(VENV)/.torch
 	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]' $(TORCH) 2>&1 | grep -v "is ignored" || true
 	$(PY) -c "import rgt, torch, snakemake, lightning, transformers" && touch $@ $@-run
 
-# Snakemake looks for `--profile NAME` in ~/.config/snakemake/NAME, not in ./profiles.
+# Snakemake looks for `--profile NAME` in ~/.config/snakemake/NAME, not in ./profiles. A profile
+# of yours with the same name is never replaced (`--profile profiles/NAME` needs no install).
 profiles:
-	@mkdir -p $(PROFILES_HOME)
-	@for p in $(PROFILES); do rm -rf $(PROFILES_HOME)/$$p; cp -r profiles/$$p $(PROFILES_HOME)/$$p; done
-	@echo "profiles installed in $(PROFILES_HOME): $(PROFILES)"
+	@$(PYTHON) profiles/install.py $(PROFILES_HOME) $(PROFILES)
 
 # Reproduce the committed evidence from a clean clone: data pins, pipeline, DVC rebuild, compare
 # every number with the committed evidence/EVIDENCE.json within evidence/claims.yaml's tolerances.
