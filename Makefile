@@ -27,18 +27,25 @@ setup: $(VENV)/.installed profiles
 
 setup-run: $(VENV)/.installed-run profiles
 
+# pip's own lines show the progress (one per package); only the noise is filtered out.
+PIP := $(PY) -m pip install --disable-pip-version-check --progress-bar off
+QUIET := grep -v -E "is ignored|^Requirement already satisfied|^Using cached|^  (Obtaining|Preparing|Building|Created|Stored|Getting|Installing build)"
+
 $(VENV)/.torch:
+	@echo "set-up 1/2: a venv in $(VENV) and $(TORCH) (CPU build, ~200 MB)"
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --disable-pip-version-check $(TORCH) 2>&1 | grep -v "is ignored" || true
+	$(PIP) $(TORCH) 2>&1 | $(QUIET) || true
 	$(PY) -c "import torch" && touch $@
 
 # $(TORCH) again in each install: no extra's requirement may replace the CPU build.
 $(VENV)/.installed-run: pyproject.toml | $(VENV)/.torch
-	$(PY) -m pip install -q --disable-pip-version-check -e . $(TORCH) 2>&1 | grep -v "is ignored" || true
+	@echo "set-up 2/2: rgt and its dependencies"
+	$(PIP) -e . $(TORCH) 2>&1 | $(QUIET) || true
 	$(PY) -c "import rgt, torch, snakemake" && touch $@
 
 $(VENV)/.installed: pyproject.toml | $(VENV)/.torch
-	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]' $(TORCH) 2>&1 | grep -v "is ignored" || true
+	@echo "set-up 2/2: rgt, its dependencies and the dev extra (test tools, Lightning, Transformers)"
+	$(PIP) -e '.[dev]' $(TORCH) 2>&1 | $(QUIET) || true
 	$(PY) -c "import rgt, torch, snakemake, lightning, transformers" && touch $@ $@-run
 
 # Snakemake looks for `--profile NAME` in ~/.config/snakemake/NAME, not in ./profiles. A profile

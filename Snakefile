@@ -22,6 +22,7 @@ localrules:
     aggregate,
     source_data,
     figure,
+    metrics,
     claims,
     evidence,
     promote,

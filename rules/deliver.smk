@@ -40,3 +40,16 @@ rule figure:
         "cd {WORK} && {RGT} figure --fig {wildcards.fig} "
         "--source figures/{wildcards.fig}/source_data.csv --verify verify/report.json "
         "--aggregate evidence/results.json --out-dir figures/{wildcards.fig} > {UP}/{log} 2>&1"
+
+
+# evidence/metrics/<exp>/<variant>.json: rounded means and spreads, for `dvc metrics show`.
+rule metrics:
+    input:
+        work(paths.AGGREGATE),
+    output:
+        directory(work(paths.METRICS_DIR)),
+    log:
+        "logs/deliver/metrics.log",
+    shell:
+        "cd {WORK} && {RGT} metrics --aggregate evidence/results.json "
+        "--out-dir evidence/metrics > {UP}/{log} 2>&1"

@@ -42,6 +42,7 @@ DELIVERED = [
     *sorted({f"{os.path.dirname(path)}/source_data.csv" for path in FIGURE_FILES}),
     *FIGURE_FILES,
     paths.EVIDENCE,
+    paths.METRICS_DIR,
 ]
 
 

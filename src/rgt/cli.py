@@ -15,6 +15,7 @@ from rgt import __version__
 from rgt.base.errors import RgtError
 from rgt.controller import command as controller
 from rgt.deliver import command as deliver
+from rgt.deliver import metrics_command as metrics
 from rgt.deliver import promote_command as promote
 from rgt.doctor import command as doctor
 from rgt.down import command as down
@@ -38,6 +39,7 @@ VERBS = (
     evaluate,
     verify,
     deliver,
+    metrics,
     evidence,
     promote,
     evidence_check,

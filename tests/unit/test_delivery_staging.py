@@ -49,11 +49,14 @@ def test_promote_puts_every_built_file_in_place_and_leaves_identical_ones_alone(
     os.utime(tmp_path / "figures/f/a.csv", (1, 1))
     (tmp_path / "evidence").mkdir()
     (tmp_path / "evidence/EVIDENCE.json").write_text("old")
+    (tmp_path / "verify/plots").mkdir(parents=True)
+    (tmp_path / "verify/plots/old-comparison.png").write_text("of another plan")
     manifest = promote(["evidence/EVIDENCE.json", "figures/f/a.csv", "verify/plots"], tmp_path)
     assert sorted(manifest["files"]) == ["evidence/EVIDENCE.json", "figures/f/a.csv",
                                          "verify/plots/p.png"]
     assert (tmp_path / "evidence/EVIDENCE.json").read_text() == "new"
     assert (tmp_path / "verify/plots/p.png").read_text() == "plot"
+    assert not (tmp_path / "verify/plots/old-comparison.png").exists()  # a generated directory
     assert (tmp_path / "figures/f/a.csv").stat().st_mtime == 1  # identical: untouched
 
 

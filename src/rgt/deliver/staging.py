@@ -62,29 +62,45 @@ def stamp_plan(planned_ids: Iterable[str], verify_settings: dict,
 
 
 def promote(names: Iterable[str], root: str | Path = ".") -> dict:
-    """Copy each built file (or every file of a built directory) to its place under ``root``,
-    atomically, skipping those already identical; the manifest of what is in place."""
+    """Copy each built file to its place under ``root``, atomically, skipping those already
+    identical; a built directory replaces its generated counterpart (files the new delivery
+    no longer has go). The manifest of what is in place."""
     root = Path(root)
     placed = {}
-    for relative in _built_files(names, root):
-        source, target = root / work_path(relative), root / relative
-        digest = sha256_file(source)
-        if not target.is_file() or sha256_file(target) != digest:
-            write_bytes(target, source.read_bytes())
-        placed[relative] = digest
+    for name in names:
+        built = root / work_path(name)
+        for source, relative in _built_files(built, name):
+            placed[relative] = _place(source, root / relative)
+        if built.is_dir():
+            _remove_stale(root / name, {root / path for path in placed})
     return {"schema": PROMOTED_SCHEMA, "files": placed}
 
 
-def _built_files(names: Iterable[str], root: Path) -> list[str]:
-    files = []
-    for name in names:
-        built = root / work_path(name)
-        if built.is_dir():
-            files += sorted(f"{name}/{path.relative_to(built).as_posix()}"
-                            for path in built.rglob("*") if path.is_file())
-        else:
-            files.append(name)
-    return files
+def _built_files(built: Path, name: str) -> list[tuple[Path, str]]:
+    """(built file, its project-relative path) of a built file or of every file below a built
+    directory."""
+    if not built.is_dir():
+        return [(built, name)]
+    return [(path, f"{name}/{path.relative_to(built).as_posix()}")
+            for path in _files_below(built)]
+
+
+def _files_below(directory: Path) -> list[Path]:
+    return sorted(path for path in directory.rglob("*") if path.is_file())
+
+
+def _place(source: Path, target: Path) -> str:
+    digest = sha256_file(source)
+    if not target.is_file() or sha256_file(target) != digest:
+        write_bytes(target, source.read_bytes())
+    return digest
+
+
+def _remove_stale(directory: Path, kept: set[Path]) -> None:
+    """Files an earlier delivery generated under ``directory`` that this one did not."""
+    for path in _files_below(directory) if directory.is_dir() else []:
+        if path not in kept:
+            path.unlink()
 
 
 def forget_promotion_if_disturbed(root: str | Path = ".") -> bool:

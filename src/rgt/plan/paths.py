@@ -6,6 +6,7 @@ VERIFY_JSON = "verify/report.json"
 VERIFY_MD = "verify/report.md"
 AGGREGATE = "evidence/results.json"
 EVIDENCE = "evidence/EVIDENCE.json"
+METRICS_DIR = "evidence/metrics"  # one file per variant, for `dvc metrics show`
 FIGURE_OUTPUTS = ("figure.png", "figure.pdf", "provenance.json")
 
 
