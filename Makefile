@@ -9,7 +9,7 @@ PROFILES := $(notdir $(patsubst %/,%,$(wildcard profiles/*/)))
 # torch is pinned to the CPU build for local work; on a rented GPU the image's torch is used.
 TORCH ?= torch==2.13.0
 
-.PHONY: run test setup setup-run profiles lint clean-runs bench repro
+.PHONY: run test setup setup-run profiles lint clean-runs bench repro share
 
 # The pipeline builds its delivery in .rgt/delivery/ and puts it in place at the end, so a fresh
 # clone (no .rgt/) trains and delivers, and a second run does nothing.
@@ -53,16 +53,30 @@ $(VENV)/.installed: pyproject.toml | $(VENV)/.torch
 profiles:
 	@$(PYTHON) profiles/install.py $(PROFILES_HOME) $(PROFILES)
 
-# Reproduce the committed evidence from a clean clone: data pins, pipeline, DVC rebuild, compare
-# every number with the committed evidence/EVIDENCE.json within evidence/claims.yaml's tolerances.
-repro: setup
-	$(PY) -m rgt data-pin --check
+# Reproduce the committed evidence from a clean clone, without training: pull the sealed runs and
+# the data from the DVC remote, rebuild every figure and the evidence from the results, and
+# compare every number with the committed evidence/EVIDENCE.json within evidence/claims.yaml's
+# tolerances. RETRAIN=1 trains every run again first (into .rgt/retrain/; runs/ is untouched).
+RETRAIN ?=
+repro: setup-run
 	@mkdir -p .rgt
 	git show HEAD:evidence/EVIDENCE.json > .rgt/EVIDENCE.committed.json 2>/dev/null \
 	  || cp evidence/EVIDENCE.json .rgt/EVIDENCE.committed.json
-	. $(VENV)/bin/activate && $(PIPELINE)
-	. $(VENV)/bin/activate && dvc repro
+ifeq ($(RETRAIN),1)
+	$(PY) -m rgt data-pin --check
+	rm -rf .rgt/retrain
+	printf 'paths: {runs: .rgt/retrain/runs, checkpoints: .rgt/retrain/checkpoints}\n' > .rgt/retrain.yaml
+	. $(VENV)/bin/activate && snakemake --profile local --configfile config/config.yaml .rgt/retrain.yaml
+else
+	. $(VENV)/bin/activate && dvc pull
+endif
+	. $(VENV)/bin/activate && dvc repro --force
 	$(PY) -m rgt check-evidence --reference .rgt/EVIDENCE.committed.json
+
+# Put the sealed runs and the data in the DVC remote, for `make repro` elsewhere (README "Share
+# results"); then commit runs.dvc, dvc.lock (and dvc-remote/ while it is the default remote).
+share: setup-run
+	. $(VENV)/bin/activate && dvc repro data && dvc add runs && dvc push
 
 lint: setup
 	$(VENV)/bin/ruff check src tests bench ci

@@ -23,7 +23,10 @@ WORK = paths.DELIVERY_WORK
 UP = os.path.relpath(".", WORK)  # back to the project from WORK (logs stay in logs/)
 work = paths.work_path
 PLAN_STAMP = paths.DELIVERY_PLAN
-staging.stamp_plan([run.run_id for run in PLAN], settings_from_config(CFG.verify).to_dict())
+staging.stamp_plan(
+    [f"{RUNS}/{run.run_id}/results.json" for run in PLAN],
+    settings_from_config(CFG.verify).to_dict(),
+)
 staging.forget_promotion_if_disturbed()
 
 

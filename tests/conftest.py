@@ -131,3 +131,22 @@ def remote_dir(sshd_server, request) -> Path:
     shutil.rmtree(path, ignore_errors=True)
     path.mkdir(parents=True)
     return path
+
+
+# ---------------------------------------------------------------------------------------------
+# A local S3 endpoint (tests/s3server.py: moto's server in its own process). One per session;
+# each test makes its own bucket.
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def s3_server(tmp_path_factory):
+    """A running loopback S3 server (fails, not skips, when moto[server] is missing)."""
+    from s3server import S3ServerMissing, start_s3_server
+
+    try:
+        server = start_s3_server(tmp_path_factory.mktemp("s3"))
+    except S3ServerMissing as error:
+        pytest.fail(str(error), pytrace=False)
+    yield server
+    server.stop()

@@ -80,6 +80,8 @@ def test_every_dvc_stage_runs_the_command_of_a_snakemake_rule(dvc_project):
     from rgt.deliver.registry import FIGURES
 
     dvc = dvc_commands(dvc_project)
+    # DVC alone versions the data (`data`): Snakemake's runs hash the data themselves.
+    assert dvc.pop("data").startswith("python -m rgt data-pin ")
     assert set(dvc) == {f"{stage}@{fig}" for fig in FIGURES for stage in ("source_data", "figure")
                         } | {"metrics", "evidence"}
     snakemake = snakemake_commands(dvc_project)
@@ -102,7 +104,7 @@ def ran(output: str) -> set[str]:
 def test_repro_rebuilds_exactly_what_depends_on_the_changed_file(dvc_project):
     dvc = str(BIN / "dvc")
     first = ok([dvc, "repro"], dvc_project)
-    assert ran(first) == {"source_data@test_accuracy", "figure@test_accuracy", "metrics",
+    assert ran(first) - {"data"} == {"source_data@test_accuracy", "figure@test_accuracy", "metrics",
                           "evidence"}
     assert ran(ok([dvc, "repro"], dvc_project)) == set()
     report = json.loads((dvc_project / "verify/report.json").read_text())

@@ -14,9 +14,13 @@ from rgt.plan.paths import DELIVERY_PLAN, DELIVERY_PROMOTED, work_path
 SETTINGS = {"pairing": "unpaired"}
 
 
+def results(*run_ids: str, runs: str = "runs") -> list[str]:
+    return [f"{runs}/{run_id}/results.json" for run_id in run_ids]
+
+
 def build(root: Path, run_ids: list[str], settings: dict = SETTINGS) -> None:
     """A built delivery (aggregate + audit) of ``run_ids``."""
-    inputs = [{"path": f"runs/{run_id}/results.json", "sha256": "0"} for run_id in run_ids]
+    inputs = [{"path": path, "sha256": "0"} for path in results(*run_ids)]
     write_json(root / work_path("evidence/results.json"), {"inputs": inputs, "skipped": []})
     write_json(root / work_path("verify/report.json"), {"settings": settings})
 
@@ -26,17 +30,19 @@ def stamp_time(root: Path) -> float:
 
 
 def test_the_stamp_is_new_only_while_the_built_delivery_is_another_plans(tmp_path):
-    assert stamp_plan(["a", "b"], SETTINGS, tmp_path) is True  # nothing built yet
+    assert stamp_plan(results("a", "b"), SETTINGS, tmp_path) is True  # nothing built yet
     assert stamp_time(tmp_path) > 0
     build(tmp_path, ["b", "a"])
-    assert stamp_plan(["a", "b"], SETTINGS, tmp_path) is False
+    assert stamp_plan(results("a", "b"), SETTINGS, tmp_path) is False
     assert stamp_time(tmp_path) == 0
-    assert stamp_plan(["a", "b", "c"], SETTINGS, tmp_path) is True  # a new seed
-    assert stamp_plan(["a", "b"], {"pairing": "paired"}, tmp_path) is True  # new verify settings
+    assert stamp_plan(results("a", "b", "c"), SETTINGS, tmp_path) is True  # a new seed
+    assert stamp_plan(results("a", "b"), {"pairing": "paired"}, tmp_path) is True  # new verify
+    assert stamp_plan(results("a", "b", runs="retrain/runs"), SETTINGS, tmp_path) is True
     # A dry run of another plan leaves nothing that would re-deliver this one.
-    assert stamp_plan(["a", "b"], SETTINGS, tmp_path) is False and stamp_time(tmp_path) == 0
+    assert stamp_plan(results("a", "b"), SETTINGS, tmp_path) is False
+    assert stamp_time(tmp_path) == 0
     record = json.loads((tmp_path / DELIVERY_PLAN).read_text())
-    assert record["run_ids"] == ["a", "b"] and record["verify"] == SETTINGS
+    assert record["results"] == results("a", "b") and record["verify"] == SETTINGS
 
 
 def test_promote_puts_every_built_file_in_place_and_leaves_identical_ones_alone(tmp_path):

@@ -8,7 +8,8 @@ a failed delivery job leaves every committed file byte-identical.
 
 A changed config must re-deliver even when every file of the old delivery exists: the plan
 stamp ``.rgt/delivery/plan.json``, an input of the aggregate and of the audit, gets the time
-of now when the built delivery is another plan's (other run ids, other verify settings), and
+of now when the built delivery is another plan's (other runs or runs directory, other verify
+settings), and
 the epoch otherwise, so only a real change re-runs them (a dry run of another config leaves
 nothing behind that would re-deliver this one).
 """
@@ -27,10 +28,12 @@ PLAN_SCHEMA = "rgt/delivery-plan/v1"
 PROMOTED_SCHEMA = "rgt/promoted/v1"
 
 
-def plan_record(planned_ids: Iterable[str], verify_settings: dict) -> dict:
-    """What a delivery is a function of, besides its input files: the runs and the audit's
-    settings."""
-    return {"schema": PLAN_SCHEMA, "run_ids": sorted(planned_ids), "verify": verify_settings}
+def plan_record(results: Iterable[str], verify_settings: dict) -> dict:
+    """What a delivery is a function of, besides its input files: the runs' results files
+    (their ids and where they live) and the audit's settings."""
+    return {"schema": PLAN_SCHEMA, "results": sorted(PurePosixPath(path).as_posix()
+                                                     for path in results),
+            "verify": verify_settings}
 
 
 def built_plan(root: str | Path = ".") -> dict | None:
@@ -39,17 +42,15 @@ def built_plan(root: str | Path = ".") -> dict | None:
     report = read_json(Path(root) / work_path(VERIFY_JSON))
     if not isinstance(aggregate, dict) or not isinstance(report, dict):
         return None
-    ids = [PurePosixPath(item.get("path", "")).parent.name
-           for item in aggregate.get("inputs") or []]
-    ids += [item.get("run_id") for item in aggregate.get("skipped") or []]
-    return plan_record(ids, report.get("settings"))
+    results = [item.get("path", "") for item in aggregate.get("inputs") or []]
+    results += [f"skipped:{item.get('run_id')}" for item in aggregate.get("skipped") or []]
+    return plan_record(results, report.get("settings"))
 
 
-def stamp_plan(planned_ids: Iterable[str], verify_settings: dict,
-               root: str | Path = ".") -> bool:
+def stamp_plan(results: Iterable[str], verify_settings: dict, root: str | Path = ".") -> bool:
     """Write the plan stamp, dated now when the built delivery is of another plan (True) and
     at the epoch when it is this plan's (False)."""
-    record = plan_record(planned_ids, verify_settings)
+    record = plan_record(results, verify_settings)
     stamp = Path(root) / DELIVERY_PLAN
     if read_json(stamp) != record:
         write_json(stamp, record)
