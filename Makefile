@@ -9,7 +9,7 @@ PROFILES := $(notdir $(patsubst %/,%,$(wildcard profiles/*/)))
 # torch is pinned to the CPU build for local work; on a rented GPU the image's torch is used.
 TORCH ?= torch==2.13.0
 
-.PHONY: run test setup setup-run profiles lint clean-runs bench repro share
+.PHONY: run test setup setup-run profiles lint clean-runs bench repro share lock
 
 # The pipeline builds its delivery in .rgt/delivery/ and puts it in place at the end, so a fresh
 # clone (no .rgt/) trains and delivers, and a second run does nothing.
@@ -37,16 +37,29 @@ $(VENV)/.torch:
 	$(PIP) $(TORCH) 2>&1 | $(QUIET) || true
 	$(PY) -c "import torch" && touch $@
 
-# $(TORCH) again in each install: no extra's requirement may replace the CPU build.
-$(VENV)/.installed-run: pyproject.toml | $(VENV)/.torch
-	@echo "set-up 2/2: rgt and its dependencies"
-	$(PIP) -e . $(TORCH) 2>&1 | $(QUIET) || true
+# Everything but torch comes from a pinned, hashed lock (envs/, made by `make lock`): --no-deps,
+# so nothing is resolved at install time and no requirement can replace the CPU build of torch.
+$(VENV)/.installed-run: pyproject.toml envs/local.txt | $(VENV)/.torch
+	@echo "set-up 2/2: rgt and its pinned dependencies (envs/local.txt)"
+	$(PIP) --require-hashes --no-deps -r envs/local.txt 2>&1 | $(QUIET) || true
+	$(PIP) --no-deps -e . 2>&1 | $(QUIET) || true
 	$(PY) -c "import rgt, torch, snakemake" && touch $@
 
-$(VENV)/.installed: pyproject.toml | $(VENV)/.torch
-	@echo "set-up 2/2: rgt, its dependencies and the dev extra (test tools, Lightning, Transformers)"
-	$(PIP) -e '.[dev]' $(TORCH) 2>&1 | $(QUIET) || true
+$(VENV)/.installed: pyproject.toml envs/dev.txt | $(VENV)/.torch
+	@echo "set-up 2/2: rgt, its pinned dependencies and the dev extra (envs/dev.txt)"
+	$(PIP) --require-hashes --no-deps -r envs/dev.txt 2>&1 | $(QUIET) || true
+	$(PIP) --no-deps -e . 2>&1 | $(QUIET) || true
 	$(PY) -c "import rgt, torch, snakemake, lightning, transformers" && touch $@ $@-run
+
+# The locks of envs/ (README there): after changing a dependency in pyproject.toml.
+UV := uv==0.13.9
+LOCK := $(VENV)/bin/uv pip compile --universal --generate-hashes --override envs/no-torch.txt --quiet
+lock: | $(VENV)/.torch
+	$(PIP) -q $(UV)
+	$(LOCK) pyproject.toml envs/torch-deps.in --python-version 3.11 -o envs/local.txt
+	$(LOCK) pyproject.toml envs/torch-deps.in --extra dev --python-version 3.11 -o envs/dev.txt
+	$(LOCK) pyproject.toml --python-version 3.11 -o envs/cluster.txt
+	$(LOCK) envs/host.in --python-version 3.10 -o envs/host.txt
 
 # Snakemake looks for `--profile NAME` in ~/.config/snakemake/NAME, not in ./profiles. A profile
 # of yours with the same name is never replaced (`--profile profiles/NAME` needs no install).

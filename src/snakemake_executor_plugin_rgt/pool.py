@@ -20,6 +20,7 @@ from rgt.pool.leases import LeaseBook
 from rgt.pool.spec import PoolHost, pool_hosts
 from rgt.pool.station import MirrorOptions, Station, prepare_all
 from rgt.remote.jobs import RemoteLayout
+from rgt.remote.network import HostNetwork
 from rgt.remote.runner import RemoteRunner
 from rgt.remote.snakejobs import SnakeJob, snake_job
 from rgt.remote.ssh import ConnectionLost, RemoteHost, RemoteTimeout, resolve_host
@@ -116,6 +117,7 @@ def station(member: PoolHost, settings, project: Path, secrets: dict[str, str],
                           RemoteLayout(root), settings.python, settings.detach,
                           settings.gpu, secrets)
     runner.watchdog_options = watchdog_options(entry, facts)
+    runner.network = HostNetwork.of(facts)
     return Station(member, runner, project,
                    MirrorOptions(settings.mirror, settings.mirror_every, facts), report)
 

@@ -35,6 +35,7 @@ from rgt.remote.jobs import (
     parse_probe,
     probe_script,
 )
+from rgt.remote.network import HOST_LOCK, HostNetwork, pinned_install
 from rgt.remote.snakejobs import SnakeJob
 from rgt.remote.ssh import RemoteHost
 from rgt.remote.transfer import TransferStats, pull, push, remote_manifest
@@ -76,13 +77,14 @@ class RemoteRunner:
     _snakemake_checked: bool = False
     host_audit: dict | None = None  # the latest phase-0 audit, sealed into each run record
     watchdog_options: list[str] | None = None  # start the host's watchdog with each training
+    network: HostNetwork = field(default_factory=HostNetwork)  # the platform's proxy and mirrors
 
     def deploy(self, config: Config, project: Path) -> str:
         """Push the code tree and run config (resumable, verified); return the tree hash.
 
         The tree is the ``rgt`` package plus the user's plugin modules kept in ``project``.
         """
-        files = {**project_files(), **plugin_files(config, Path(project))}
+        files = {**project_files(), **plugin_files(config, Path(project)), **lock_file(project)}
         tree = tree_hash(files)
         self.pushed[tree] = {rel: sha256_file(path) for rel, path in files.items()}
         text = remote_config_text(config, self.layout.runs, self.layout.checkpoints)
@@ -118,8 +120,7 @@ class RemoteRunner:
             return {}
         info = self._probe_environment(tree)
         if info["missing"]:
-            packages = [RUNTIME_MODULES[module] for module in info["missing"]]
-            self.host.run([self.python, "-m", "pip", "install", "-q", *packages], timeout=900)
+            self.install_requirements(tree, info["missing"])
         if info["torch"] is None:
             raise RemoteEnvironmentError(
                 f"{info['python']} on {self.host.spec.alias} cannot import torch",
@@ -130,6 +131,17 @@ class RemoteRunner:
                 "check nvidia-smi on the host and that the image's torch is a CUDA build")
         self._environment_checked = True
         return info
+
+    def install_requirements(self, tree: str, missing: list[str]) -> None:
+        """Install the pinned, hashed host lock pushed with ``tree`` (torch is never in it),
+        through the platform's proxy and mirrors; without a lock (rgt not run from a checkout),
+        the missing modules' packages by name."""
+        if HOST_LOCK in self.pushed.get(tree, {}):
+            command = pinned_install(self.python, f"{self.layout.code(tree)}/{HOST_LOCK}")
+        else:
+            command = [self.python, "-m", "pip", "install", "-q",
+                       *(RUNTIME_MODULES[module] for module in missing)]
+        self.host.run(self.network.wrap(command), timeout=900)
 
     def _probe_environment(self, tree: str) -> dict:
         code = ENV_PROBE.format(mods=sorted(RUNTIME_MODULES))
@@ -150,7 +162,8 @@ class RemoteRunner:
                    "--run-id", run_id]
         if self.host_audit is not None:
             command += ["--host-audit", HOST_AUDIT]
-        env = {"PYTHONPATH": f"{self.layout.code(tree)}/src", "PYTHONUNBUFFERED": "1"}
+        env = {**self.network.mirrors, "PYTHONPATH": f"{self.layout.code(tree)}/src",
+               "PYTHONUNBUFFERED": "1"}
         script = launch_script(self.layout, run_id, self.layout.code(tree), command, env,
                                secrets_file, self.detach, lease)
         self.host.run(["bash", "-c", script], timeout=60)
@@ -225,3 +238,9 @@ class RemoteRunner:
         result = self.host.run(["tail", "-n", str(lines), f"{self.layout.job(run_id)}/job.log"],
                                check=False, timeout=60)
         return result.stdout
+
+
+def lock_file(project: Path) -> dict[str, Path]:
+    """The host lock of the project, pushed with the code tree when the project has one."""
+    path = Path(project) / HOST_LOCK
+    return {HOST_LOCK: path} if path.is_file() else {}
