@@ -13,6 +13,10 @@ min_version("9.19")
 include: "rules/common.smk"
 
 
+# For `--software-deployment-method apptainer`: the image built from envs/Dockerfile.
+container: CONTAINER
+
+
 # Everything but training is cheap and stays on this machine, whatever the executor.
 localrules:
     all,

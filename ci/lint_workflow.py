@@ -9,9 +9,6 @@ import sys
 
 # lint title (start) -> (rules it is accepted for, or None for every rule; why)
 DECLINED = {
-    "Specify a conda environment or container for each rule": (
-        None, "the rules run in the project's venv, or on a rented host in the image's own "
-              "torch, which must never be replaced"),
     "Shell command directly uses variable RGT from outside of the rule": (
         None, "the interpreter's path is not a parameter of a result: as a param, a new venv "
               "would rerun every job, and Snakemake deletes a rerun job's outputs (sealed runs)"),

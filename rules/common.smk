@@ -15,7 +15,16 @@ CONFIG_FILE, CFG = snakefile.load_or_exit(
 PLAN = runplan.plan_runs(CFG)
 PLANNED_IDS = " ".join(run.run_id for run in PLAN)
 RUNS, CHECKPOINTS = CFG.paths.runs, CFG.paths.checkpoints
-RGT = f"{sys.executable} -m rgt"
+# Deploying the software with Snakemake (`--software-deployment-method conda` or `apptainer`,
+# envs/README.md): each rule runs in envs/conda.yaml or the image of envs/Dockerfile (build it,
+# name it in RGT_CONTAINER), and `python -m rgt` there runs this project's own code. Otherwise
+# the jobs run with this interpreter (the project's venv).
+CONDA_ENV = "../envs/conda.yaml"  # relative to rules/
+CONTAINER = os.environ.get("RGT_CONTAINER", "docker://rgt-train:latest")
+if workflow.deployment_settings.deployment_method:
+    RGT = f"PYTHONPATH={os.path.abspath('src')} python -m rgt"
+else:
+    RGT = f"{sys.executable} -m rgt"
 FIGURE_FILES = figure_files()
 # Delivery is built in WORK and put in place by the last rule; PLAN_STAMP is dated now only
 # when what WORK holds is another plan's delivery (rgt.deliver.staging).

@@ -9,6 +9,8 @@ rule aggregate:
         work(paths.AGGREGATE),
     log:
         "logs/deliver/aggregate.log",
+    conda:
+        CONDA_ENV
     shell:
         "{RGT} aggregate --runs {RUNS} --only {PLANNED_IDS} --out {output} > {log} 2>&1"
 
@@ -20,6 +22,8 @@ rule source_data:
         work("figures/{fig}/source_data.csv"),
     log:
         "logs/deliver/{fig}.source_data.log",
+    conda:
+        CONDA_ENV
     shell:
         "cd {WORK} && {RGT} source-data --aggregate evidence/results.json --fig {wildcards.fig} "
         "--out figures/{wildcards.fig}/source_data.csv > {UP}/{log} 2>&1"
@@ -36,6 +40,8 @@ rule figure:
         provenance=work("figures/{fig}/provenance.json"),
     log:
         "logs/deliver/{fig}.figure.log",
+    conda:
+        CONDA_ENV
     shell:
         "cd {WORK} && {RGT} figure --fig {wildcards.fig} "
         "--source figures/{wildcards.fig}/source_data.csv --verify verify/report.json "
@@ -50,6 +56,8 @@ rule metrics:
         directory(work(paths.METRICS_DIR)),
     log:
         "logs/deliver/metrics.log",
+    conda:
+        CONDA_ENV
     shell:
         "cd {WORK} && {RGT} metrics --aggregate evidence/results.json "
         "--out-dir evidence/metrics > {UP}/{log} 2>&1"

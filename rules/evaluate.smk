@@ -8,5 +8,7 @@ rule evaluate:
         predictions=f"{RUNS}/{{run_id}}/predictions.parquet",
     log:
         "logs/evaluate/{run_id}.log",
+    conda:
+        CONDA_ENV
     shell:
         "{RGT} evaluate {RUNS}/{wildcards.run_id} > {log} 2>&1"

@@ -27,6 +27,8 @@ rule evidence:
         claims=lambda wildcards, input: f" --claims {CLAIMS}" if input.claims else "",
     log:
         "logs/evidence.log",
+    conda:
+        CONDA_ENV
     shell:
         "cd {WORK} && {RGT} evidence --aggregate evidence/results.json "
         "--verify verify/report.json --figures-dir figures --out evidence/EVIDENCE.json"
@@ -56,5 +58,7 @@ rule promote:
         plots=lambda wildcards: "verify/plots" if os.path.isdir(work("verify/plots")) else "",
     log:
         "logs/deliver/promote.log",
+    conda:
+        CONDA_ENV
     shell:
         "{RGT} promote {params.paths} {params.plots} --manifest {output} > {log} 2>&1"

@@ -21,6 +21,8 @@ rule verify:
         ),
     log:
         "logs/verify.log",
+    conda:
+        CONDA_ENV
     shell:
         "{RGT} verify --config {CONFIG_FILE} --runs {RUNS} --only {PLANNED_IDS} "
         "--smoke-dir {params.smoke_dir} "
