@@ -47,7 +47,7 @@ def test_the_stamp_is_new_only_while_the_built_delivery_is_another_plans(tmp_pat
 
 def test_promote_puts_every_built_file_in_place_and_leaves_identical_ones_alone(tmp_path):
     for name, text in (("evidence/EVIDENCE.json", "new"), ("figures/f/a.csv", "same"),
-                       ("verify/plots/p.png", "plot")):
+                       ("verify/plots/p.png", "plot"), ("verify/plots/.snakemake_timestamp", "")):
         (tmp_path / work_path(name)).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / work_path(name)).write_text(text)
     (tmp_path / "figures/f").mkdir(parents=True)
@@ -62,6 +62,7 @@ def test_promote_puts_every_built_file_in_place_and_leaves_identical_ones_alone(
                                          "verify/plots/p.png"]
     assert (tmp_path / "evidence/EVIDENCE.json").read_text() == "new"
     assert (tmp_path / "verify/plots/p.png").read_text() == "plot"
+    assert not (tmp_path / "verify/plots/.snakemake_timestamp").exists()
     assert not (tmp_path / "verify/plots/old-comparison.png").exists()  # a generated directory
     assert (tmp_path / "figures/f/a.csv").stat().st_mtime == 1  # identical: untouched
 

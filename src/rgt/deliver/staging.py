@@ -87,7 +87,10 @@ def _built_files(built: Path, name: str) -> list[tuple[Path, str]]:
 
 
 def _files_below(directory: Path) -> list[Path]:
-    return sorted(path for path in directory.rglob("*") if path.is_file())
+    """The files of a generated directory (Snakemake's own marker of a directory output, which
+    dates it, excluded)."""
+    return sorted(path for path in directory.rglob("*")
+                  if path.is_file() and path.name != ".snakemake_timestamp")
 
 
 def _place(source: Path, target: Path) -> str:
