@@ -66,6 +66,7 @@ def test_pipeline_delivers_runs_report_figure_and_evidence(finished_project):
 def test_checkpoints_are_kept_outside_the_run_directories(finished_project):
     for run_dir in (finished_project / "runs").iterdir():
         assert not list(run_dir.glob("step-*"))
+        assert len(list(run_dir.glob("events.out.tfevents.*"))) == 1  # TensorBoard scalars
         assert list((finished_project / "checkpoints" / run_dir.name).glob("step-*.pt"))
 
 

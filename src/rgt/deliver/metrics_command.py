@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from rgt.deliver.command import AGGREGATE_PATH
-from rgt.plan.paths import METRICS_DIR
+from rgt.plan.paths import AGGREGATE, METRICS_DIR
 
 
 def register(subparsers) -> None:
@@ -16,7 +15,7 @@ def register(subparsers) -> None:
         help=f"each variant's rounded means and spreads, one file each ({METRICS_DIR}/), "
              "for `dvc metrics show`",
     )
-    parser.add_argument("--aggregate", default=AGGREGATE_PATH, help=f"default: {AGGREGATE_PATH}")
+    parser.add_argument("--aggregate", default=AGGREGATE, help=f"default: {AGGREGATE}")
     parser.add_argument("--out-dir", default=METRICS_DIR, help=f"default: {METRICS_DIR}")
     parser.set_defaults(func=run_metrics)
 
