@@ -8,6 +8,7 @@ area's library inside its handler, so ``rgt --help`` loads no torch, paramiko or
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 
@@ -86,6 +87,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error.message}", file=sys.stderr)
         if error.fix:
             print(f"  fix: {error.fix}", file=sys.stderr)
+        if getattr(args, "json", False) and not error.printed_json:
+            # --json promises JSON on stdout, a failure included
+            print(json.dumps({"error": error.message, "fix": error.fix}, indent=2))
         return error.exit_code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

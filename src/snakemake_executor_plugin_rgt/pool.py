@@ -45,6 +45,7 @@ class Pool:
         members = pool_hosts(settings.host, settings.pool, project / "config" / "hosts.yaml",
                              settings.platform)
         for member in members:
+            # Shown until the host is reached (then recorded by rgt.pool.station).
             for line in first_use_warnings(project, member.entry.platform, member.alias):
                 warn(f"rgt: {line}")
         policy = lease_policy(len(members), settings.lease_seconds, settings.unknown_grace)
