@@ -19,7 +19,8 @@ RUNS, CHECKPOINTS = CFG.paths.runs, CFG.paths.checkpoints
 # envs/README.md): each rule runs in envs/conda.yaml or the image of envs/Dockerfile (build it,
 # name it in RGT_CONTAINER), and `python -m rgt` there runs this project's own code. Otherwise
 # the jobs run with this interpreter (the project's venv).
-CONDA_ENV = "../envs/conda.yaml"  # relative to rules/
+# (relative to rules/; none in a copy of the workflow without envs/)
+CONDA_ENV = "../envs/conda.yaml" if os.path.exists("envs/conda.yaml") else None
 CONTAINER = os.environ.get("RGT_CONTAINER", "docker://rgt-train:latest")
 if workflow.deployment_settings.deployment_method:
     RGT = f"PYTHONPATH={os.path.abspath('src')} python -m rgt"
