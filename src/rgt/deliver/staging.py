@@ -9,9 +9,8 @@ a failed delivery job leaves every committed file byte-identical.
 A changed config must re-deliver even when every file of the old delivery exists: the plan
 stamp ``.rgt/delivery/plan.json``, an input of the aggregate and of the audit, gets the time
 of now when the built delivery is another plan's (other runs or runs directory, other verify
-settings), and
-the epoch otherwise, so only a real change re-runs them (a dry run of another config leaves
-nothing behind that would re-deliver this one).
+settings), and the epoch otherwise, so only a real change re-runs them (a dry run of another
+config leaves nothing behind that would re-deliver this one).
 """
 
 from __future__ import annotations
