@@ -52,6 +52,9 @@ class ExecutorSettings(ExecutorSettingsBase):
     unknown_grace: Optional[float] = field(default=None, metadata=_meta(
         "seconds a host may stay unreachable before its jobs move to other hosts "
         "(default: the lease plus 60 s; at least the lease plus 5 s)"))
+    unreachable_timeout: float = field(default=600.0, metadata=_meta(
+        "seconds a host that has never answered (a typo, a host not started) is retried, "
+        "with a line every retry, before its jobs fail"))
     platform: str = field(default="ssh", metadata=_meta(
         "platform facts to use (config/platforms/<name>.yaml)"))
     python: str = field(default="python3", metadata=_meta(

@@ -34,6 +34,7 @@ class Executor(RemoteExecutor):
         # host code (paramiko, rgt.remote, rgt.pool) costs 0.7 s there (measured) and must never
         # break `--profile local`.
         from snakemake_executor_plugin_rgt.pool import Pool
+        from snakemake_executor_plugin_rgt.progress import ProgressReporter
 
         settings = self.workflow.executor_settings
         if settings.detach not in DETACH_PRIMITIVES:
@@ -48,6 +49,7 @@ class Executor(RemoteExecutor):
         # run_job (Snakemake's scheduler thread) and the polls (its wait thread) both place
         # jobs: one at a time, so a slot is never given twice.
         self._placing = threading.Lock()
+        self._progress = ProgressReporter(self.logger.info)
         self._warn_small_jobs_setting()
 
     @property
@@ -103,11 +105,18 @@ class Executor(RemoteExecutor):
             self.stations[alias].mark_unreachable(error)
 
     def _placement_failed(self, station, run_id: str, error: RgtError) -> None:
-        """A silent host: the job waits for another; any other refusal fails the run."""
+        """A silent host: the job waits (for another host, or for this one to answer, up to
+        --rgt-unreachable-timeout when it never has); any other refusal fails the run."""
         if not self.pool.is_unreachable(error):
             raise WorkflowError(f"rgt: cannot start {run_id} on {station.alias}: "
                                 f"{error}") from None
         station.mark_unreachable(error)
+        limit = self.workflow.executor_settings.unreachable_timeout
+        if not station.reached and station.unreachable_for() >= limit:
+            raise WorkflowError(f"rgt: {station.alias} still unreachable after "
+                                f"{station.unreachable_for():.0f} s, never reached: giving up "
+                                f"on {run_id} (--rgt-unreachable-timeout {limit:g}). Check "
+                                f"`ssh {station.alias} true`, then rerun") from None
 
     def _run_snakejob(self, job: JobExecutorInterface) -> SubmittedJobInfo:
         station = self.pool.freest()
@@ -175,7 +184,23 @@ class Executor(RemoteExecutor):
                 self._finish(station, job)
             elif not self._relaunch(station, job, status.state, waiting):
                 self._fail(station, job, status)
+        self._report_progress(station, [job.external_jobid for job in active
+                                        if "snakejob" not in job.aux])
         return active
+
+    def _report_progress(self, station, run_ids: list[str]) -> None:
+        """Step, loss and ETA of the host's training jobs, now and then (best effort: a
+        failed read changes nothing)."""
+        from snakemake_executor_plugin_rgt.progress import progress_script  # see __post_init__
+
+        if not run_ids or not self._progress.due(station.alias):
+            return
+        try:
+            reply = station.runner.host.run(
+                progress_script(station.runner.layout.root, run_ids), timeout=30)
+        except RgtError:
+            return
+        self._progress.show(station.alias, reply.stdout)
 
     def _move_away(self, station, jobs: list[SubmittedJobInfo],
                    waiting: list[SubmittedJobInfo]) -> None:
@@ -259,8 +284,11 @@ class Executor(RemoteExecutor):
     def cancel_jobs(self, active_jobs: list[SubmittedJobInfo]) -> None:
         """Interrupting Snakemake leaves remote jobs running: that is the point of detaching."""
         for job in active_jobs:
-            where = job.aux["host"] or "no host yet"
-            self.logger.info(f"rgt: {job.external_jobid} keeps running on {where}; "
+            if job.aux["host"] is None:
+                self.logger.info(f"rgt: {job.external_jobid} never started (no host reached); "
+                                 "rerun snakemake to place it")
+                continue
+            self.logger.info(f"rgt: {job.external_jobid} keeps running on {job.aux['host']}; "
                              "rerun snakemake to reattach")
 
     def shutdown(self) -> None:

@@ -22,6 +22,7 @@ from rgt.pool.leases import LeaseBook
 from rgt.pool.spec import PoolHost, pool_hosts
 from rgt.pool.station import MirrorOptions, Station, prepare_all
 from rgt.remote.jobs import RemoteLayout
+from rgt.remote.network import HostNetwork
 from rgt.remote.runner import RemoteRunner
 from rgt.remote.snakejobs import SnakeJob, snake_job
 from rgt.remote.ssh import ConnectionLost, RemoteHost, RemoteTimeout, resolve_host
@@ -46,6 +47,7 @@ class Pool:
         members = pool_hosts(settings.host, settings.pool, project / "config" / "hosts.yaml",
                              settings.platform)
         for member in members:
+            # Shown until the host is reached (then recorded by rgt.pool.station).
             for line in first_use_warnings(project, member.entry.platform, member.alias):
                 warn(f"rgt: {line}")
         policy = lease_policy(len(members), settings.lease_seconds, settings.unknown_grace)
@@ -146,6 +148,7 @@ def station(member: PoolHost, settings, project: Path, secrets: dict[str, str],
     runner.alarm_webhook = entry.alarm_webhook
     if bucket is not None:
         runner.extra_modules = {"boto3": "boto3>=1.34"}
+    runner.network = HostNetwork.of(facts)
     return Station(member, runner, project,
                    MirrorOptions(settings.mirror, settings.mirror_every, facts, bucket,
                                  settings.host_mirror_every), report)

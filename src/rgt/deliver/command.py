@@ -12,7 +12,6 @@ from pathlib import Path
 from rgt.base.files import write_bytes, write_json
 from rgt.deliver.aggregate import AGGREGATE_SCHEMA, write_aggregate
 from rgt.deliver.inputs import DeliveryError, file_record, read_document
-from rgt.deliver.source_data import read_source_data, source_rows, write_source_data
 from rgt.deliver.spec import FigureSpec
 from rgt.plan.rundirs import add_only_option
 
@@ -103,6 +102,9 @@ def run_aggregate(args: argparse.Namespace) -> int:
 
 def run_source_data(args: argparse.Namespace) -> int:
     """Handler of ``rgt source-data``."""
+    # lazy (--help imports every verb): loads pandas
+    from rgt.deliver.source_data import write_source_data
+
     spec = _spec(args)
     out = args.out or f"figures/{spec.fig_id}/source_data.csv"
     rows = write_source_data(args.aggregate, spec, out)
@@ -122,6 +124,8 @@ def run_figure(args: argparse.Namespace) -> int:
 
 def load_figure_rows(source: str | Path, spec: FigureSpec) -> list[dict]:
     """The source rows for ``spec``; refuse an empty file or rows of another metric or split."""
+    from rgt.deliver.source_data import read_source_data  # lazy (--help): loads pandas
+
     rows = read_source_data(source)
     if not rows:
         raise DeliveryError(f"{source}: no rows", fix="regenerate it with `rgt source-data`")
@@ -195,6 +199,8 @@ def source_matches_aggregate(
     rows: list[dict], aggregate_path: str | Path, spec: FigureSpec
 ) -> bool | None:
     """Whether the source rows are exactly what the aggregate gives now; null without one."""
+    from rgt.deliver.source_data import source_rows  # lazy (--help): loads pandas
+
     if not Path(aggregate_path).is_file():
         return None
     aggregate = read_document(aggregate_path, AGGREGATE_SCHEMA, "rgt aggregate")

@@ -10,6 +10,7 @@ passed) exactly ``ALIAS:VERB``. Nothing here talks to a host.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -86,6 +87,17 @@ def approval_token(alias: str, verb: str) -> str:
     return f"{alias}:{verb.split()[0]}"
 
 
+def approval_tokens(alias: str, verb: str) -> tuple[str, ...]:
+    """Every exact approval of ``verb``: the platform's own word (``gpubox:关机``) and, when
+    the verb names its meaning in ASCII in parentheses (``关机 (stop)``), that name
+    (``gpubox:stop``)."""
+    ascii_name = re.match(r"\S+\s*\(([A-Za-z][A-Za-z-]*)\)", verb)
+    tokens = [approval_token(alias, verb)]
+    if ascii_name:
+        tokens.append(f"{alias}:{ascii_name[1]}")
+    return tuple(dict.fromkeys(tokens))
+
+
 def loss_text(record: MirrorRecord | None, remote_step: int | None,
               started_at: str | None = None, now: datetime | None = None) -> str:
     """What stopping a running job loses, in steps and hours (``rgt.mirror.record``).
@@ -145,15 +157,17 @@ def decide(alias: str, verb: str, runs: Sequence[RunEvidence],
         require_approval: False only to judge the evidence alone (a dry run without
             ``--approve``, or before prompting).
     """
-    expected = approval_token(alias, verb)
+    accepted = approval_tokens(alias, verb)
+    expected = accepted[0]
     reasons = run_reasons(runs, alias) + list(grid_reasons)
     if not stop_command:
         reasons.append(f"no stop_command for {alias} in config/hosts.yaml: rgt runs the "
                        f"platform's '{verb}' only through it (fix: add stop_command: [argv…] "
                        f"under hosts: {alias}:)")
-    if approval is not None and approval != expected:
-        reasons.append(f"approval {approval!r} is not the exact action {expected!r} "
-                       f"(fix: type or pass --approve {expected})")
+    if approval is not None and approval not in accepted:
+        reasons.append(f"approval {approval!r} is not the exact action "
+                       f"{' or '.join(map(repr, accepted))} "
+                       f"(fix: type or pass --approve {accepted[-1]})")
     elif approval is None and require_approval:
         reasons.append(f"not approved (fix: type {expected} at the prompt, or pass "
                        f"--approve {expected})")

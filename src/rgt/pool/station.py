@@ -25,8 +25,9 @@ from rgt.remote.runner import RemoteRunner
 from rgt.remote.spend import refuse_past_cap
 from rgt.remote.ssh import RemoteHost
 from rgt.remote.up import audit_path, planned_checkpoints
+from rgt.remote.warnings_once import remember_host
 
-MAX_BACKOFF_S = 300
+MAX_BACKOFF_S = 60  # a silent host is retried, and reported, at least this often
 
 
 @dataclass
@@ -58,6 +59,7 @@ class Station:
     mirror: object | None = None
     audit: dict | None = None
     keeper: object | None = None
+    reached: bool = False  # answered at least once (audited) in this controller's life
 
     @property
     def alias(self) -> str:
@@ -70,7 +72,12 @@ class Station:
 
     @property
     def free(self) -> int:
-        return 0 if self.unreachable_since is not None else self.slots - len(self.running)
+        """Free slots; none for a silent host, except that a host never reached is tried
+        again by a placement once its back-off has passed (nothing else probes it)."""
+        if self.unreachable_since is not None and (
+                self.reached or time.monotonic() < self.next_probe_at):
+            return 0
+        return self.slots - len(self.running)
 
     def tree(self, config: Config) -> str:
         """Audit the host and deploy the code once per config; the pushed tree's hash.
@@ -82,6 +89,8 @@ class Station:
             self.runner.resolve_root()
             plan = planned_checkpoints(config, self.project)
             self.audit = self.runner.audit(plan)
+            self.reached = True
+            remember_host(self.project, self.alias, self.member.entry.platform)
             write_json(audit_path(self.project, self.alias), self.audit)
             self.report(f"rgt: {self.alias}: "
                         f"{self.audit['budget']['summary'].splitlines()[0]}")
@@ -117,11 +126,18 @@ class Station:
         self._unreachable(time.monotonic(), error)
 
     def _unreachable(self, now: float, error: Exception) -> None:
+        first = self.unreachable_since is None
         self.unreachable_since = self.unreachable_since or now
         self.backoff = min(MAX_BACKOFF_S, max(10.0, 2 * self.backoff))
         self.next_probe_at = now + self.backoff
-        self.report(f"rgt: {self.alias} unreachable ({error}); its job states are unknown, "
-                    f"not changed; retrying in {self.backoff:.0f} s")
+        what = "its job states are unknown, not changed" if self.running else "no job started"
+        if first:
+            self.report(f"rgt: {self.alias} unreachable ({error}); {what}; retrying in "
+                        f"{self.backoff:.0f} s")
+        else:
+            silent = now - self.unreachable_since
+            self.report(f"rgt: {self.alias} still unreachable for {silent:.0f} s; {what}; "
+                        f"retrying in {self.backoff:.0f} s")
 
     def unreachable_for(self) -> float:
         """Seconds since the host last failed to answer after answering (0: it answers)."""

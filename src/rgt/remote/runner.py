@@ -36,6 +36,7 @@ from rgt.remote.jobs import (
     parse_probe,
     probe_script,
 )
+from rgt.remote.network import HOST_LOCK, HostNetwork, pinned_install
 from rgt.remote.snakejobs import SnakeJob
 from rgt.remote.ssh import RemoteHost
 from rgt.remote.transfer import TransferStats, pull, push, remote_manifest
@@ -82,6 +83,7 @@ class RemoteRunner:
     alarm_webhook: str | None = None  # where the watchdog posts its alarms (a secret)
     host_mirror: list[str] | None = None  # `rgt host-mirror` options: start it with each job
     extra_modules: dict[str, str] = field(default_factory=dict)  # module -> pip requirement
+    network: HostNetwork = field(default_factory=HostNetwork)  # the platform's proxy and mirrors
 
     def deploy(self, config: Config, project: Path) -> str:
         """Push the code tree and run config (resumable, verified); return the tree hash.
@@ -91,7 +93,7 @@ class RemoteRunner:
         """
         project = Path(project).resolve()
         files = {**project_files(), **plugin_files(config, project),
-                 **job_files(config, project)}
+                 **job_files(config, project), **lock_file(project)}
         tree = tree_hash(files)
         self.pushed[tree] = {rel: sha256_file(path) for rel, path in files.items()}
         text = remote_config_text(config, self.layout.runs, self.layout.checkpoints)
@@ -128,9 +130,7 @@ class RemoteRunner:
             return {}
         info = self._probe_environment(tree)
         if info["missing"]:
-            needed = {**RUNTIME_MODULES, **self.extra_modules}
-            packages = [needed[module] for module in info["missing"]]
-            self.host.run([self.python, "-m", "pip", "install", "-q", *packages], timeout=900)
+            self.install_requirements(tree, info["missing"])
         if info["torch"] is None:
             raise RemoteEnvironmentError(
                 f"{info['python']} on {self.host.spec.alias} cannot import torch",
@@ -141,6 +141,20 @@ class RemoteRunner:
                 "check nvidia-smi on the host and that the image's torch is a CUDA build")
         self._environment_checked = True
         return info
+
+    def install_requirements(self, tree: str, missing: list[str]) -> None:
+        """Install the pinned, hashed host lock pushed with ``tree`` (torch is never in it),
+        through the platform's proxy and mirrors; without a lock (rgt not run from a checkout),
+        and for a module the lock does not hold (the host-side mirror's S3 client), the missing
+        modules' packages by name."""
+        if HOST_LOCK in self.pushed.get(tree, {}):
+            lock = f"{self.layout.code(tree)}/{HOST_LOCK}"
+            self.host.run(self.network.wrap(pinned_install(self.python, lock)), timeout=900)
+            missing = [module for module in missing if module in self.extra_modules]
+        if missing:
+            needed = {**RUNTIME_MODULES, **self.extra_modules}
+            command = [self.python, "-m", "pip", "install", "-q", *(needed[m] for m in missing)]
+            self.host.run(self.network.wrap(command), timeout=900)
 
     def _probe_environment(self, tree: str) -> dict:
         code = ENV_PROBE.format(mods=sorted({**RUNTIME_MODULES, **self.extra_modules}))
@@ -161,7 +175,8 @@ class RemoteRunner:
                    "--run-id", run_id]
         if self.host_audit is not None:
             command += ["--host-audit", HOST_AUDIT]
-        env = {"PYTHONPATH": f"{self.layout.code(tree)}/src", "PYTHONUNBUFFERED": "1"}
+        env = {**self.network.mirrors, "PYTHONPATH": f"{self.layout.code(tree)}/src",
+               "PYTHONUNBUFFERED": "1"}
         script = launch_script(self.layout, run_id, self.layout.code(tree), command, env,
                                secrets_file, self.detach, lease)
         self.host.run(["bash", "-c", script], timeout=60)
@@ -294,3 +309,8 @@ class BroughtBack:
             if name in self.files:
                 return self.files[name].read_text(errors="replace")
         return "(no log could be read from the host)"
+
+def lock_file(project: Path) -> dict[str, Path]:
+    """The host lock of the project, pushed with the code tree when the project has one."""
+    path = Path(project) / HOST_LOCK
+    return {HOST_LOCK: path} if path.is_file() else {}

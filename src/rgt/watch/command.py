@@ -84,13 +84,30 @@ def run_watch(args: argparse.Namespace) -> int:
 def checkpoints_root(project: Path) -> Path:
     """The project's local checkpoint directory, where the mirrors are (``paths.checkpoints``;
     the default when the config cannot be read: watching must not need a valid config)."""
+    return project / _configured_path(project, "checkpoints")
+
+
+def tensorboard_line(project: Path) -> str:
+    """The command that shows every sealed run's scalars (event files beside train.csv)."""
+    from rgt.train.tensorboard import available  # lazy (--help imports every verb)
+
+    command = f"tensorboard --logdir {_configured_path(project, 'runs')}"
+    if available():
+        return f"TensorBoard (sealed runs' scalars): {command}"
+    return (f"TensorBoard: pip install 'remote-gpu-trainer[tensorboard]', then new runs "
+            f"write event files for `{command}`")
+
+
+def _configured_path(project: Path, name: str) -> str:
+    """``paths.<name>`` of the project's config, or its default when the config cannot be
+    read."""
     # lazy (--help imports every verb): loads pydantic, yaml
     from rgt.config import load_config
 
     try:
-        return project / load_config(project / "config" / "config.yaml").paths.checkpoints
+        return str(getattr(load_config(project / "config" / "config.yaml").paths, name))
     except (RgtError, OSError):
-        return project / "checkpoints"
+        return name
 
 
 def selected_hosts(path: str, aliases: list[str] | None, allow_none: bool = False) -> list:
@@ -123,6 +140,7 @@ def _print_once(rows: list[dict], as_json: bool) -> int:
         console = Console()
         (console if console.is_terminal else Console(width=200)).print(
             render(rows, controller_line(Path.cwd())))
+        print(tensorboard_line(Path.cwd()))
     return 0
 
 
@@ -133,6 +151,7 @@ def _live(poller, interval: float) -> int:
     from rgt.controller.show import controller_line
     from rgt.watch.view import render
 
+    print(tensorboard_line(poller.project))
     try:
         with Live(render(poller.refresh(), controller_line(poller.project)),
                   auto_refresh=False) as live:
