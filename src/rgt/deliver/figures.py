@@ -187,7 +187,7 @@ def inspect_chart(figure, axes, bars: list[Bar], spec: FigureSpec) -> dict:
         "nonnegative": bool(is_nonnegative(bars, spec)),
         "bars_drawn": _bars_drawn(axes),
         "ylim_bottom": float(axes.get_ylim()[0]),
-        "clipped_text": _clipped_text(figure, axes),
+        "clipped_text": clipped_text(figure, axes),
     }
 
 
@@ -207,7 +207,7 @@ def _errorbar_labels(axes, bars: list[Bar]) -> list[str]:
             if {round(float(x), 6), round(x + MEAN_OFFSET, 6)} & drawn_xs]
 
 
-def _clipped_text(figure, axes) -> list[str]:
+def clipped_text(figure, axes) -> list[str]:
     """Every title, label and shown tick label of the figure that reaches past the canvas."""
     renderer = figure.canvas.get_renderer()
     box = figure.bbox
@@ -269,12 +269,12 @@ def render_figure(rows: list[dict], spec: FigureSpec, differences: list[dict] = 
         figure = new_figure()
         axes = draw_chart(figure, bars, spec, list(differences))
         facts = inspect_chart(figure, axes, bars, spec)
-        png, pdf = _encode(figure, "png", PNG_METADATA), _encode(figure, "pdf", PDF_METADATA)
+        png, pdf = encode(figure, "png", PNG_METADATA), encode(figure, "pdf", PDF_METADATA)
     facts["render_messages"] = sorted(set(messages))
     return Rendered(png=png, pdf=pdf, facts=facts)
 
 
-def _encode(figure, file_format: str, metadata: dict) -> bytes:
+def encode(figure, file_format: str, metadata: dict) -> bytes:
     buffer = io.BytesIO()
     figure.savefig(buffer, format=file_format, dpi=DPI, metadata=metadata)
     return buffer.getvalue()
