@@ -187,3 +187,15 @@ def test_an_aggregate_without_the_curves_scalars_is_refused_with_the_fix(tmp_pat
     err = capsys.readouterr().err
     assert "holds no logged 'train_loss'" in err and "rgt aggregate --config" in err
     assert "Traceback" not in err
+
+
+def test_the_snakefile_stops_on_a_bad_figure_with_its_message_not_a_traceback(tmp_path, capsys):
+    from rgt.deliver.registry import figure_files
+    from rgt.plan.snakefile import or_exit
+
+    config = load_config(config_with(tmp_path, loss={**CURVE, "split": "val"}))
+    with pytest.raises(SystemExit) as stop:
+        or_exit(figure_files, config)
+    err = capsys.readouterr().err
+    assert stop.value.code == ConfigError.exit_code
+    assert err.startswith("error: figures.loss.split = 'val'") and "fix: remove" in err

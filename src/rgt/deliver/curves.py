@@ -5,7 +5,7 @@ highest seed at that step (min–max). The band is the seeds' range, not a confi
 curve describes how training went and supports no claim, and with the few seeds an ablation
 has (3 is common) a per-step t-interval would be 4.3 standard errors wide and assume normal
 seeds at every step; the range shows exactly what the seeds did. A step that only some seeds
-logged is averaged over those. Same inputs, same bytes (rgt.deliver.figures' settings).
+logged is averaged over those.
 """
 
 from __future__ import annotations
@@ -15,18 +15,7 @@ from dataclasses import dataclass
 
 import matplotlib
 
-from rgt.deliver.figures import (
-    DPI,
-    FIGSIZE_INCHES,
-    PDF_METADATA,
-    PNG_METADATA,
-    RC_PARAMS,
-    Rendered,
-    captured_messages,
-    clipped_text,
-    encode,
-    new_figure,
-)
+from rgt.deliver.figures import DPI, FIGSIZE_INCHES, Rendered, clipped_text, render_with
 from rgt.deliver.spec import FigureSpec
 
 BAND_ALPHA = 0.25
@@ -100,12 +89,8 @@ def inspect_curves(figure, axes, curves: list[Curve]) -> dict:
 
 
 def render_curve(rows: list[dict], spec: FigureSpec) -> Rendered:
-    """Draw the long-format ``rows`` as the curve ``spec``; encode PNG and PDF bytes."""
+    """Draw the long-format ``rows`` as the curve ``spec``; encode PNG and PDF bytes. The same
+    inputs give the same bytes."""
     curves = curves_from_rows(rows)
-    with matplotlib.rc_context(RC_PARAMS), captured_messages() as messages:
-        figure = new_figure()
-        axes = draw_curves(figure, curves, spec)
-        facts = inspect_curves(figure, axes, curves)
-        png, pdf = encode(figure, "png", PNG_METADATA), encode(figure, "pdf", PDF_METADATA)
-    facts["render_messages"] = sorted(set(messages))
-    return Rendered(png=png, pdf=pdf, facts=facts)
+    return render_with(lambda figure: inspect_curves(figure, draw_curves(figure, curves, spec),
+                                                     curves))

@@ -16,7 +16,7 @@ import logging
 import math
 import statistics
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -265,10 +265,20 @@ def render_figure(rows: list[dict], spec: FigureSpec, differences: list[dict] = 
     """Draw ``rows`` (and verify's ``differences``) as ``spec``; encode PNG and PDF bytes. The
     same inputs give the same bytes."""
     bars = bars_from_rows(rows)
+
+    def draw(figure) -> dict:
+        return inspect_chart(figure, draw_chart(figure, bars, spec, list(differences)), bars,
+                             spec)
+
+    return render_with(draw)
+
+
+def render_with(draw: Callable[[Figure], dict]) -> Rendered:
+    """Encode what ``draw`` puts on a fresh figure (it returns the pixel gate's facts), with
+    the settings that make equal drawings equal bytes; every render message is collected."""
     with matplotlib.rc_context(RC_PARAMS), captured_messages() as messages:
         figure = new_figure()
-        axes = draw_chart(figure, bars, spec, list(differences))
-        facts = inspect_chart(figure, axes, bars, spec)
+        facts = draw(figure)
         png, pdf = encode(figure, "png", PNG_METADATA), encode(figure, "pdf", PDF_METADATA)
     facts["render_messages"] = sorted(set(messages))
     return Rendered(png=png, pdf=pdf, facts=facts)
