@@ -3,9 +3,9 @@
 Each variant is its seeds' mean at every step, as a line, inside a band from the lowest to the
 highest seed at that step (min–max). The band is the seeds' range, not a confidence interval: a
 curve describes how training went and supports no claim, and with the few seeds an ablation
-has (3 is common) a per-step t-interval would be 4.3 standard errors wide and assume normal
-seeds at every step; the range shows exactly what the seeds did. A step that only some seeds
-logged is averaged over those.
+has (3 is common) a per-step 95% t interval would reach 4.3 standard errors either side of
+the mean and assume normal seeds at every step; the range shows exactly what the seeds did.
+A step that only some seeds logged is averaged over those.
 """
 
 from __future__ import annotations
