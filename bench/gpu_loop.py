@@ -89,7 +89,7 @@ class PlainLoop:
         self.val = split_tensors(dataset, split["val"])
         self.x, self.y, self.device = train_x.to(device), train_y.to(device), device
         torch.manual_seed(0)
-        self.model = build_model(settings.model, dataset.inputs.shape[1:],
+        self.model = build_model(settings.model, dataset.input_shape,
                                  dataset.num_classes).to(device)
         train = settings.train
         self.batch = train.batch_size
