@@ -114,21 +114,8 @@ def checked_dataset(dataset: object, name: str) -> Dataset:
     if not isinstance(dataset, Dataset):
         raise DataError(f"data.name {name!r} returned {type(dataset).__name__}, not a Dataset",
                         "return rgt.data.Dataset(name, inputs, labels, ids, num_classes)")
-    try:
-        input_kind(dataset.inputs)
-    except TypeError as error:
-        raise DataError(f"data.name {name!r}: {error}",
-                        "give the inputs as a numpy array (np.load(..., mmap_mode='r') for "
-                        "data bigger than RAM) or a torch Dataset / IterableDataset") from None
+    count = _input_count(dataset, name)
     labels = np.asarray(dataset.labels)
-    count = len(dataset.ids) if dataset.kind == "stream" else len(dataset.inputs)
-    if dataset.kind in STREAMING_KINDS and dataset.fingerprint is None:
-        raise DataError(
-            f"data.name {name!r} returns a torch dataset without a fingerprint: the run id "
-            f"must follow the data, and reading every sample at each planning is what a "
-            f"streaming dataset avoids",
-            "pass fingerprint=... to rgt.data.Dataset: a text that changes whenever the "
-            "samples do (a dataset version, or a digest of the files' names, sizes and times)")
     if labels.ndim != 1:
         raise DataError(
             f"data.name {name!r}: labels have shape {labels.shape}, one per sample expected: "
@@ -143,6 +130,33 @@ def checked_dataset(dataset: object, name: str) -> Dataset:
         raise DataError(f"data.name {name!r}: sample ids repeat",
                         "give every sample a unique, stable id")
     return dataset
+
+
+def _input_count(dataset: Dataset, name: str) -> int:
+    """How many inputs the dataset holds, once its inputs are known to be readable (an array,
+    a memory-mapped array, or a torch dataset with a fingerprint and one id per sample)."""
+    try:
+        input_kind(dataset.inputs)
+    except TypeError as error:
+        raise DataError(f"data.name {name!r}: {error}",
+                        "give the inputs as a numpy array (np.load(..., mmap_mode='r') for "
+                        "data bigger than RAM) or a torch Dataset / IterableDataset") from None
+    count = len(dataset.ids) if dataset.kind == "stream" else len(dataset.inputs)
+    if dataset.kind in STREAMING_KINDS and dataset.fingerprint is None:
+        raise DataError(
+            f"data.name {name!r} returns a torch dataset without a fingerprint: the run id "
+            f"must follow the data, and reading every sample at each planning is what a "
+            f"streaming dataset avoids",
+            "pass fingerprint=... to rgt.data.Dataset: a text that changes whenever the "
+            "samples do (a dataset version, or a digest of the files' names, sizes and times)")
+    if dataset.kind == "samples" and len(dataset.ids) != count:
+        raise DataError(
+            f"data.name {name!r}: the torch dataset has {count} samples but {len(dataset.ids)} "
+            f"ids are declared: its length changed (or the ids are stale), so a planned or "
+            f"checkpointed run would read other samples at the same positions",
+            "restore the data the ids describe, or list one id and label per sample and change "
+            "the fingerprint (a new run id, trained from the start)")
+    return count
 
 
 def make_split(dataset: Dataset, split: Split) -> dict[str, np.ndarray]:

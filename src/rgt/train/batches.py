@@ -77,6 +77,22 @@ class StepLayout:
         count = math.ceil(len(chunk) / self.micro_width)
         return [shard(chunk, micro, self.per_rank, self.world)[0] for micro in range(count)]
 
+    def signature(self) -> dict:
+        """What a checkpoint's position (epoch, step) means: kept in the checkpoint."""
+        return {"train_samples": self.samples, "step_width": self.step_width}
+
+    def check_resumable(self, saved: dict | None) -> None:
+        """A ``DataError`` when a checkpoint's position was counted over other data."""
+        if saved is None or saved == self.signature():
+            return  # a checkpoint from before the signature was kept: nothing to compare
+        raise DataError(
+            f"the checkpoint was taken with {saved['train_samples']} training samples per "
+            f"epoch in steps of {saved['step_width']}; the data now gives {self.samples} in "
+            f"steps of {self.step_width}: the dataset's length changed since the run started, "
+            f"so its position (epoch, step) means other samples and the resume is refused",
+            "restore the data the run started with, or give the changed data a new "
+            "fingerprint (a new run id) and train that run from the start")
+
     def following(self, epoch: int, step: int) -> tuple[int, int]:
         """The position after step ``step`` of ``epoch``."""
         return (epoch, step + 1) if step + 1 < self.steps_per_epoch else (epoch + 1, 0)
@@ -277,7 +293,7 @@ class StreamBatches:
         for item in self._pass:
             if self._checked_place(checked_pair(item)[0], epoch) is not None:
                 raise self._length_changed(epoch)
-        self._pass = None
+        self._pass, self._next = None, None  # the next epoch starts a new pass
 
     def _checked_place(self, sample_id: int, epoch: int) -> int | None:
         """The sample's place in the training split (None for another split's), counted."""

@@ -147,6 +147,7 @@ class Trainer:
             "history": [dict(row) for row in self.history],
             "selection": dict(self.selection),
             "precision": self.precision.state_dict(),
+            "data_layout": self.layout.signature(),
         } | self._rank_rng()
 
     def _rank_rng(self) -> dict:
@@ -156,7 +157,9 @@ class Trainer:
         return {"rng_per_rank": self.world.gather(capture_rng())}
 
     def load_state_dict(self, state: dict) -> None:
-        """Continue exactly where ``state`` was captured."""
+        """Continue exactly where ``state`` was captured (``DataError`` if it was captured
+        over data of another length)."""
+        self.layout.check_resumable(state.get("data_layout"))
         self.model.load_state_dict(state["model"])
         self.optimizer.load_state_dict(state["optimizer"])
         self.scheduler.load_state_dict(state["scheduler"])
