@@ -9,8 +9,10 @@ train on synthetic data). Runs, in order, each step timed and recorded even when
   snapshot          a CUDA state copied into pinned host memory, values as at the call
   drills            (fp32, real ``rgt train`` processes, tests/drills.py) an uninterrupted
                     reference; SIGKILL at two steps then resume; SIGKILL while a background
-                    write is torn halfway; SIGTERM while one is in flight (exit 75) — each
-                    resumed run bit-identical to the reference
+                    write is torn halfway; SIGTERM while one is in flight (exit 75); a
+                    bf16 run with gradient accumulation, clipping and a DataLoader worker
+                    over memory-mapped inputs killed twice mid-epoch — each resumed run
+                    bit-identical to its uninterrupted reference
   gpu_loop          bench/gpu_loop.py: rgt's loop / a plain PyTorch loop (goal >= 0.97)
   checkpoint        bench/checkpoint.py with a GPU-resident state (async_stall_ratio, A/B')
   overhead          bench/overhead.py: async saves every 50 steps vs the bare loop (<= 2 %);
@@ -76,6 +78,8 @@ def drill_steps(device: str, scratch: Path) -> list[tuple[str, object]]:
             scratch / "kill-write", device, expected)),
         ("drill: SIGTERM during a background write", lambda: drills.term_during_write(
             scratch / "term-write", device, expected)),
+        ("drill: bf16 + accumulation + loader worker, SIGKILL twice, resume",
+         lambda: drills.runtime_kill_and_resume(scratch / "runtime", device)),
     ]
 
 
