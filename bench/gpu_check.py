@@ -11,8 +11,9 @@ train on synthetic data). Runs, in order, each step timed and recorded even when
                     reference; SIGKILL at two steps then resume; SIGKILL while a background
                     write is torn halfway; SIGTERM while one is in flight (exit 75); a
                     bf16 run with gradient accumulation, clipping and a DataLoader worker
-                    over memory-mapped inputs killed twice mid-epoch — each resumed run
-                    bit-identical to its uninterrupted reference
+                    over memory-mapped inputs killed twice mid-epoch, and the same run
+                    compiled and channels-last — each resumed run bit-identical to its
+                    uninterrupted reference
   gpu_loop          bench/gpu_loop.py: rgt's loop / a plain PyTorch loop (goal >= 0.97)
   checkpoint        bench/checkpoint.py with a GPU-resident state (async_stall_ratio, A/B')
   overhead          bench/overhead.py: async saves every 50 steps vs the bare loop (<= 2 %);
@@ -32,6 +33,7 @@ import importlib.util
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -80,7 +82,16 @@ def drill_steps(device: str, scratch: Path) -> list[tuple[str, object]]:
             scratch / "term-write", device, expected)),
         ("drill: bf16 + accumulation + loader worker, SIGKILL twice, resume",
          lambda: drills.runtime_kill_and_resume(scratch / "runtime", device)),
+        ("drill: the same compiled, channels-last", lambda: compiled_drill(scratch, device)),
     ]
+
+
+def compiled_drill(scratch: Path, device: str) -> dict:
+    """The runtime drill under ``torch.compile``; on the CPU only where a C++ compiler is (the
+    CPU backend compiles C++; a GPU host needs none)."""
+    if device == "cpu" and shutil.which("g++") is None:
+        return {"skipped": "no C++ compiler for torch.compile's CPU backend"}
+    return drills.runtime_kill_and_resume(scratch / "compiled", device, compiled=True)
 
 
 def bench_steps(device: str, quick: bool, out: Path) -> list[tuple[str, object]]:

@@ -135,10 +135,10 @@ RUNTIME = {"precision": "bf16", "accumulate": 2, "clip_grad_norm": 1.0, "loader_
 RUNTIME_KILL_STEPS = (25, 47)  # mid-epoch in both epochs, between checkpoints
 
 
-def make_project(root: Path, device: str, runtime: bool = False) -> DrillProject:
+def make_project(root: Path, device: str, runtime: dict | None = None) -> DrillProject:
     """The drill's run (2 epochs of 66 steps, dropout, a checkpoint every 20 steps) in
-    ``root``, training on ``device``; with ``runtime``, the ``RUNTIME`` settings on
-    memory-mapped data."""
+    ``root``, training on ``device``; with ``runtime`` (train settings such as ``RUNTIME``),
+    on memory-mapped data."""
     root.mkdir(parents=True, exist_ok=True)
     (root / "drilldata.py").write_text(DATA_MODULE)
     config = {
@@ -148,7 +148,7 @@ def make_project(root: Path, device: str, runtime: bool = False) -> DrillProject
             "model": {"name": "small_cnn", "channels": 4, "dropout": 0.3},
             "train": {"epochs": 2, "batch_size": 16, "lr": 0.01, "weight_decay": 0.0,
                       "optimizer": "adam", "scheduler": "cosine", "threads": 1,
-                      "device": device, **(RUNTIME if runtime else {})},
+                      "device": device, **(runtime or {})},
             "checkpoint": {"keep": 2, "mtbf_hours": 6.0, "every_steps": EVERY_STEPS,
                            "heartbeat_seconds": 0.001},
             "selection": {"metric": "accuracy", "split": "val"},
@@ -204,7 +204,7 @@ def outcome(project: DrillProject) -> dict:
             "history": (run_dir / "train.csv").read_text(), "device": record["device"]}
 
 
-def reference(root: Path, device: str, runtime: bool = False) -> dict:
+def reference(root: Path, device: str, runtime: dict | None = None) -> dict:
     """The outcome of the drill's run trained without interruption."""
     project = make_project(root, device, runtime)
     train(project)
@@ -271,7 +271,7 @@ def term_during_write(root: Path, device: str, expected: dict) -> dict:
 
 
 def kill_and_resume(root: Path, device: str, expected: dict, at_steps=(37, 90),
-                    runtime: bool = False) -> dict:
+                    runtime: dict | None = None) -> dict:
     """SIGKILL at the given steps (no write held), then resume: bit-identical."""
     started = time.monotonic()
     project = make_project(root, device, runtime)
@@ -290,12 +290,14 @@ def kill_and_resume(root: Path, device: str, expected: dict, at_steps=(37, 90),
     return {"killed_at": list(at_steps), "seconds": time.monotonic() - started}
 
 
-def runtime_kill_and_resume(root: Path, device: str) -> dict:
+def runtime_kill_and_resume(root: Path, device: str, compiled: bool = False) -> dict:
     """The ``RUNTIME`` run (bf16, accumulation, clipping, a loader worker over memory-mapped
-    data) uninterrupted, then SIGKILLed mid-epoch twice and resumed: bit-identical."""
-    expected = reference(root / "reference", device, runtime=True)
-    seen = kill_and_resume(root / "killed", device, expected, RUNTIME_KILL_STEPS, runtime=True)
-    return {**seen, "runtime": RUNTIME, "device": expected["device"]}
+    data; ``compiled``: also ``torch.compile`` and channels-last) uninterrupted, then
+    SIGKILLed mid-epoch twice and resumed: bit-identical."""
+    runtime = RUNTIME | ({"compile": True, "channels_last": True} if compiled else {})
+    expected = reference(root / "reference", device, runtime)
+    seen = kill_and_resume(root / "killed", device, expected, RUNTIME_KILL_STEPS, runtime)
+    return {**seen, "runtime": runtime, "device": expected["device"]}
 
 
 def snapshot_on(device: str) -> dict:
