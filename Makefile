@@ -9,12 +9,11 @@ PROFILES := $(notdir $(patsubst %/,%,$(wildcard profiles/*/)))
 # torch is pinned to the CPU build for local work; on a rented GPU the image's torch is used.
 TORCH ?= torch==2.13.0
 
-.PHONY: run test setup setup-run profiles lint clean-runs bench repro
+.PHONY: run test setup setup-run profiles lint clean-runs bench repro share lock
 
-# The delivery files are committed (the reference `make repro` and `dvc repro` start from), and
-# Snakemake never reruns a job whose outputs exist because its inputs are missing: forcing the
-# two rules that read the runs makes a fresh clone train, and a later run re-deliver in seconds.
-PIPELINE := snakemake --profile local --forcerun aggregate verify
+# The pipeline builds its delivery in .rgt/delivery/ and puts it in place at the end, so a fresh
+# clone (no .rgt/) trains and delivers, and a second run does nothing.
+PIPELINE := snakemake --profile local
 
 # `make run EXAMPLE=wlm` runs the example project examples/wlm/ instead (its own config, runs
 # and deliverables in that folder); the bundled digits example is the default.
@@ -31,36 +30,69 @@ setup: $(VENV)/.installed profiles
 
 setup-run: $(VENV)/.installed-run profiles
 
+# pip's own lines show the progress (one per package); only the noise is filtered out.
+PIP := $(PY) -m pip install --disable-pip-version-check --progress-bar off
+QUIET := grep -v -E "is ignored|^Requirement already satisfied|^Using cached|^  (Obtaining|Preparing|Building|Created|Stored|Getting|Installing build)"
+
 $(VENV)/.torch:
+	@echo "set-up 1/2: a venv in $(VENV) and $(TORCH) (CPU build, ~200 MB)"
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --disable-pip-version-check $(TORCH) 2>&1 | grep -v "is ignored" || true
+	$(PIP) $(TORCH) 2>&1 | $(QUIET) || true
 	$(PY) -c "import torch" && touch $@
 
-# $(TORCH) again in each install: no extra's requirement may replace the CPU build.
-$(VENV)/.installed-run: pyproject.toml | $(VENV)/.torch
-	$(PY) -m pip install -q --disable-pip-version-check -e . $(TORCH) 2>&1 | grep -v "is ignored" || true
+# Everything but torch comes from a pinned, hashed lock (envs/, made by `make lock`): --no-deps,
+# so nothing is resolved at install time and no requirement can replace the CPU build of torch.
+$(VENV)/.installed-run: pyproject.toml envs/local.txt | $(VENV)/.torch
+	@echo "set-up 2/2: rgt and its pinned dependencies (envs/local.txt)"
+	$(PIP) --require-hashes --no-deps -r envs/local.txt 2>&1 | $(QUIET) || true
+	$(PIP) --no-deps -e . 2>&1 | $(QUIET) || true
 	$(PY) -c "import rgt, torch, snakemake" && touch $@
 
-$(VENV)/.installed: pyproject.toml | $(VENV)/.torch
-	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]' $(TORCH) 2>&1 | grep -v "is ignored" || true
+$(VENV)/.installed: pyproject.toml envs/dev.txt | $(VENV)/.torch
+	@echo "set-up 2/2: rgt, its pinned dependencies and the dev extra (envs/dev.txt)"
+	$(PIP) --require-hashes --no-deps -r envs/dev.txt 2>&1 | $(QUIET) || true
+	$(PIP) --no-deps -e . 2>&1 | $(QUIET) || true
 	$(PY) -c "import rgt, torch, snakemake, lightning, transformers" && touch $@ $@-run
 
-# Snakemake looks for `--profile NAME` in ~/.config/snakemake/NAME, not in ./profiles.
-profiles:
-	@mkdir -p $(PROFILES_HOME)
-	@for p in $(PROFILES); do rm -rf $(PROFILES_HOME)/$$p; cp -r profiles/$$p $(PROFILES_HOME)/$$p; done
-	@echo "profiles installed in $(PROFILES_HOME): $(PROFILES)"
+# The locks of envs/ (README there): after changing a dependency in pyproject.toml.
+UV := uv==0.13.9
+LOCK := $(VENV)/bin/uv pip compile --universal --generate-hashes --override envs/no-torch.txt --quiet
+lock: | $(VENV)/.torch
+	$(PIP) -q $(UV)
+	$(LOCK) pyproject.toml envs/torch-deps.in --python-version 3.11 -o envs/local.txt
+	$(LOCK) pyproject.toml envs/torch-deps.in --extra dev --python-version 3.11 -o envs/dev.txt
+	$(LOCK) pyproject.toml --python-version 3.11 -o envs/cluster.txt
+	$(LOCK) envs/host.in --python-version 3.10 -o envs/host.txt
 
-# Reproduce the committed evidence from a clean clone: data pins, pipeline, DVC rebuild, compare
-# every number with the committed evidence/EVIDENCE.json within evidence/claims.yaml's tolerances.
-repro: setup
-	$(PY) -m rgt data-pin --check
+# Snakemake looks for `--profile NAME` in ~/.config/snakemake/NAME, not in ./profiles. A profile
+# of yours with the same name is never replaced (`--profile profiles/NAME` needs no install).
+profiles:
+	@$(PYTHON) profiles/install.py $(PROFILES_HOME) $(PROFILES)
+
+# Reproduce the committed evidence from a clean clone, without training: pull the sealed runs and
+# the data from the DVC remote, rebuild every figure and the evidence from the results, and
+# compare every number with the committed evidence/EVIDENCE.json within evidence/claims.yaml's
+# tolerances. RETRAIN=1 trains every run again first (into .rgt/retrain/; runs/ is untouched).
+RETRAIN ?=
+repro: setup-run
 	@mkdir -p .rgt
 	git show HEAD:evidence/EVIDENCE.json > .rgt/EVIDENCE.committed.json 2>/dev/null \
 	  || cp evidence/EVIDENCE.json .rgt/EVIDENCE.committed.json
-	. $(VENV)/bin/activate && $(PIPELINE)
-	. $(VENV)/bin/activate && dvc repro
+ifeq ($(RETRAIN),1)
+	$(PY) -m rgt data-pin --check
+	rm -rf .rgt/retrain
+	printf 'paths: {runs: .rgt/retrain/runs, checkpoints: .rgt/retrain/checkpoints}\n' > .rgt/retrain.yaml
+	. $(VENV)/bin/activate && snakemake --profile local --configfile config/config.yaml .rgt/retrain.yaml
+else
+	. $(VENV)/bin/activate && dvc pull
+endif
+	. $(VENV)/bin/activate && dvc repro --force
 	$(PY) -m rgt check-evidence --reference .rgt/EVIDENCE.committed.json
+
+# Put the sealed runs and the data in the DVC remote, for `make repro` elsewhere (README "Share
+# results"); then commit runs.dvc, dvc.lock (and dvc-remote/ while it is the default remote).
+share: setup-run
+	. $(VENV)/bin/activate && dvc repro data && dvc add runs && dvc push
 
 lint: setup
 	$(VENV)/bin/ruff check src tests bench ci

@@ -9,9 +9,6 @@ import sys
 
 # lint title (start) -> (rules it is accepted for, or None for every rule; why)
 DECLINED = {
-    "Specify a conda environment or container for each rule": (
-        None, "the rules run in the project's venv, or on a rented host in the image's own "
-              "torch, which must never be replaced"),
     "Shell command directly uses variable RGT from outside of the rule": (
         None, "the interpreter's path is not a parameter of a result: as a param, a new venv "
               "would rerun every job, and Snakemake deletes a rerun job's outputs (sealed runs)"),
@@ -21,6 +18,10 @@ DECLINED = {
         None, "paths.runs is not part of a result; the outputs already name it"),
     "Shell command directly uses variable PLANNED_IDS from outside of the rule": (
         None, "the planned ids are the rule's inputs already (one results.json per run)"),
+    "Shell command directly uses variable WORK from outside of the rule": (
+        None, "where the delivery is built (.rgt/delivery) decides nothing in it"),
+    "Shell command directly uses variable UP from outside of the rule": (
+        None, "the way back from WORK to the project's logs/ decides nothing"),
     "No log directive defined": (
         ("train",), "training prints one line per epoch to the terminal, on purpose"),
 }

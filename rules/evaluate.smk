@@ -10,5 +10,7 @@ if not JOBS:
             predictions=f"{RUNS}/{{run_id}}/predictions.parquet",
         log:
             "logs/evaluate/{run_id}.log",
+        conda:
+            CONDA_ENV
         shell:
             "{RGT} evaluate {RUNS}/{wildcards.run_id} > {log} 2>&1"

@@ -4,6 +4,8 @@ rule smoke:
         "smoke/{smoke_id}.json",
     log:
         "logs/smoke/{smoke_id}.log",
+    conda:
+        CONDA_ENV
     shell:
         "{RGT} smoke --config {CONFIG_FILE} --smoke-id {wildcards.smoke_id} --out {output} "
         "> {log} 2>&1"

@@ -17,5 +17,7 @@ rule train:
     resources:
         train_slots=1,
         **train_resources(CFG),
+    conda:
+        CONDA_ENV
     shell:
         "{RGT} train --config {CONFIG_FILE} --run-id {wildcards.run_id}"

@@ -11,16 +11,18 @@ rule verify:
     input:
         results=expand(RESULTS, run_id=[run.run_id for run in PLAN]),
         smoke=SMOKE_RECORDS,
+        plan=PLAN_STAMP,  # a changed plan or verify section re-runs the audit
     output:
-        json=paths.VERIFY_JSON,
-        md=paths.VERIFY_MD,
+        json=work(paths.VERIFY_JSON),
+        md=work(paths.VERIFY_MD),
     params:
         smoke_dir=lambda wildcards, input: (
             os.path.dirname(input.smoke[0]) if input.smoke else "smoke"
         ),
-        settings=CFG.verify.to_dict(),  # a changed verify section re-runs the audit
     log:
         "logs/verify.log",
+    conda:
+        CONDA_ENV
     shell:
         "{RGT} verify --config {CONFIG_FILE} --runs {RUNS} --only {PLANNED_IDS} "
         "--smoke-dir {params.smoke_dir} "

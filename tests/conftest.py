@@ -131,3 +131,14 @@ def remote_dir(sshd_server, request) -> Path:
     shutil.rmtree(path, ignore_errors=True)
     path.mkdir(parents=True)
     return path
+
+
+@pytest.fixture(scope="session")
+def s3_server(tmp_path_factory):
+    """A real local S3 server (moto, tests/s3server.py) that checks signatures; stopped at the
+    end of the session."""
+    from s3server import start_s3
+
+    server = start_s3(tmp_path_factory.mktemp("s3"), auth=True)
+    yield server
+    server.stop()

@@ -8,6 +8,7 @@ area's library inside its handler, so ``rgt --help`` loads no torch, paramiko or
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 
@@ -15,6 +16,8 @@ from rgt import __version__
 from rgt.base.errors import RgtError
 from rgt.controller import command as controller
 from rgt.deliver import command as deliver
+from rgt.deliver import metrics_command as metrics
+from rgt.deliver import promote_command as promote
 from rgt.doctor import command as doctor
 from rgt.down import command as down
 from rgt.evaluate import command as evaluate
@@ -22,6 +25,7 @@ from rgt.evidence import check_command as evidence_check
 from rgt.evidence import command as evidence
 from rgt.grid import command as grid
 from rgt.grid import status_command as grid_status
+from rgt.mirror import command as mirror
 from rgt.plan import command as plan
 from rgt.platforms import command as platforms
 from rgt.pull import command as pull
@@ -37,7 +41,9 @@ VERBS = (
     evaluate,
     verify,
     deliver,
+    metrics,
     evidence,
+    promote,
     evidence_check,
     report,
     grid_status,
@@ -45,6 +51,7 @@ VERBS = (
     platforms,
     remote,
     watch,
+    mirror,
     pull,
     down,
     grid,
@@ -86,6 +93,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error.message}", file=sys.stderr)
         if error.fix:
             print(f"  fix: {error.fix}", file=sys.stderr)
+        if getattr(args, "json", False) and not error.printed_json:
+            # --json promises JSON on stdout, a failure included
+            print(json.dumps({"error": error.message, "fix": error.fix}, indent=2))
         return error.exit_code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -52,6 +52,9 @@ class ExecutorSettings(ExecutorSettingsBase):
     unknown_grace: Optional[float] = field(default=None, metadata=_meta(
         "seconds a host may stay unreachable before its jobs move to other hosts "
         "(default: the lease plus 60 s; at least the lease plus 5 s)"))
+    unreachable_timeout: float = field(default=600.0, metadata=_meta(
+        "seconds a host that has never answered (a typo, a host not started) is retried, "
+        "with a line every retry, before its jobs fail"))
     platform: str = field(default="ssh", metadata=_meta(
         "platform facts to use (config/platforms/<name>.yaml)"))
     python: str = field(default="python3", metadata=_meta(
@@ -72,3 +75,19 @@ class ExecutorSettings(ExecutorSettingsBase):
     mirror_every: Optional[float] = field(default=None, metadata=_meta(
         "seconds between mirrors (default: from checkpoint size, link speed and the "
         "platform's preemption MTBF, see docs/mirror.md)"))
+    host_mirror: Optional[str] = field(default=None, metadata=_meta(
+        "s3://BUCKET/PREFIX: a bucket you own that the host itself mirrors each training "
+        "job's newest checkpoint to (a closed laptop stops nothing); credentials from "
+        "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, which must be among --rgt-secrets"))
+    host_mirror_endpoint: Optional[str] = field(default=None, metadata=_meta(
+        "the URL of an S3-compatible service for --rgt-host-mirror (MinIO, R2, B2; default: "
+        "AWS S3)"))
+    host_mirror_every: Optional[float] = field(default=None, metadata=_meta(
+        "seconds between the host-side mirror's uploads (default: the formula of "
+        "docs/mirror.md)"))
+    retries: int = field(default=3, metadata=_meta(
+        "how many times one Snakemake call relaunches a training job that was preempted "
+        "(exit 75, checkpointed) or vanished (killed, host rebooted); it resumes from its "
+        "newest checkpoint or mirror. A code error is never relaunched (0: never)"))
+    retry_backoff: float = field(default=30.0, metadata=_meta(
+        "seconds before the first relaunch; doubled for each further one (at most 10 min)"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import AsyncGenerator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,11 +16,13 @@ from snakemake_interface_executor_plugins.executors.remote import RemoteExecutor
 from snakemake_interface_executor_plugins.jobs import JobExecutorInterface
 
 from rgt.base.errors import RgtError
+from rgt.pool.relaunch import ended_how, relaunch_policy
 
 if TYPE_CHECKING:
     from rgt.config import Config
 
 DETACH_PRIMITIVES = ("setsid", "tmux")
+EXPORT = "export"  # where verified bundles go: `rgt pull`'s and `rgt down`'s default
 REMOTE_RULES = ("train",)
 
 
@@ -31,12 +34,14 @@ class Executor(RemoteExecutor):
         # host code (paramiko, rgt.remote, rgt.pool) costs 0.7 s there (measured) and must never
         # break `--profile local`.
         from snakemake_executor_plugin_rgt.pool import Pool
+        from snakemake_executor_plugin_rgt.progress import ProgressReporter
 
         settings = self.workflow.executor_settings
         if settings.detach not in DETACH_PRIMITIVES:
             raise WorkflowError(f"--rgt-detach {settings.detach!r}: use setsid or tmux")
         self.project = Path(self.workflow.workdir_init)
         try:
+            self.relaunch = relaunch_policy(settings.retries, settings.retry_backoff)
             self.pool = Pool.open(settings, self.project, _secret_values(settings),
                                   self.logger.warning, self.logger.info)
         except RgtError as error:
@@ -44,6 +49,7 @@ class Executor(RemoteExecutor):
         # run_job (Snakemake's scheduler thread) and the polls (its wait thread) both place
         # jobs: one at a time, so a slot is never given twice.
         self._placing = threading.Lock()
+        self._progress = ProgressReporter(self.logger.info)
         self._warn_small_jobs_setting()
 
     @property
@@ -99,11 +105,18 @@ class Executor(RemoteExecutor):
             self.stations[alias].mark_unreachable(error)
 
     def _placement_failed(self, station, run_id: str, error: RgtError) -> None:
-        """A silent host: the job waits for another; any other refusal fails the run."""
+        """A silent host: the job waits (for another host, or for this one to answer, up to
+        --rgt-unreachable-timeout when it never has); any other refusal fails the run."""
         if not self.pool.is_unreachable(error):
             raise WorkflowError(f"rgt: cannot start {run_id} on {station.alias}: "
                                 f"{error}") from None
         station.mark_unreachable(error)
+        limit = self.workflow.executor_settings.unreachable_timeout
+        if not station.reached and station.unreachable_for() >= limit:
+            raise WorkflowError(f"rgt: {station.alias} still unreachable after "
+                                f"{station.unreachable_for():.0f} s, never reached: giving up "
+                                f"on {run_id} (--rgt-unreachable-timeout {limit:g}). Check "
+                                f"`ssh {station.alias} true`, then rerun") from None
 
     def _run_snakejob(self, job: JobExecutorInterface) -> SubmittedJobInfo:
         station = self.pool.freest()
@@ -143,6 +156,9 @@ class Executor(RemoteExecutor):
                 for job in self._check_station(self.stations[alias], jobs, waiting):
                     yield job
             for job in waiting:
+                if job.aux.get("not_before", 0.0) > time.monotonic():
+                    yield job  # a relaunch waiting out its back-off
+                    continue
                 try:
                     self._place_training(job)
                 except WorkflowError as error:
@@ -166,9 +182,25 @@ class Executor(RemoteExecutor):
                 active.append(job)
             elif status.state == "finished":
                 self._finish(station, job)
-            else:
-                self._fail(station, job, status.state)
+            elif not self._relaunch(station, job, status.state, waiting):
+                self._fail(station, job, status)
+        self._report_progress(station, [job.external_jobid for job in active
+                                        if "snakejob" not in job.aux])
         return active
+
+    def _report_progress(self, station, run_ids: list[str]) -> None:
+        """Step, loss and ETA of the host's training jobs, now and then (best effort: a
+        failed read changes nothing)."""
+        from snakemake_executor_plugin_rgt.progress import progress_script  # see __post_init__
+
+        if not run_ids or not self._progress.due(station.alias):
+            return
+        try:
+            reply = station.runner.host.run(
+                progress_script(station.runner.layout.root, run_ids), timeout=30)
+        except RgtError:
+            return
+        self._progress.show(station.alias, reply.stdout)
 
     def _move_away(self, station, jobs: list[SubmittedJobInfo],
                    waiting: list[SubmittedJobInfo]) -> None:
@@ -189,39 +221,74 @@ class Executor(RemoteExecutor):
             waiting.append(job)
 
     def _finish(self, station, job: SubmittedJobInfo) -> None:
-        station.release(job.external_jobid)
         try:
-            stats = self._collect(station, job)
+            what = self._collect(station, job)
         except RgtError as error:
             self.report_job_error(job, msg=f"rgt: pulling {job.external_jobid} failed: {error}")
             return
-        self.logger.info(f"rgt: pulled {job.external_jobid} from {station.alias} "
-                         f"({stats.bytes_sent} bytes, {stats.files_skipped} already here), "
+        finally:
+            station.release(job.external_jobid)
+        self.logger.info(f"rgt: pulled {job.external_jobid} from {station.alias} ({what}), "
                          "sha256 verified")
         self.report_job_success(job)
 
-    def _collect(self, station, job: SubmittedJobInfo):
+    def _collect(self, station, job: SubmittedJobInfo) -> str:
+        """Pull what a finished job made; what crossed the wire, in words. A training job comes
+        home as a verified bundle in export/<run-id> (what `rgt down` accepts)."""
         if "snakejob" in job.aux:
-            return station.runner.collect_snakejob(job.aux["snakejob"], self.project)
+            stats = station.runner.collect_snakejob(job.aux["snakejob"], self.project)
+            return f"{stats.bytes_sent} bytes, {stats.files_skipped} already here"
         outputs = [Path(path) for path in job.job.output]
         station.runner.verify_code(job.aux["tree"])
-        return station.runner.collect(job.external_jobid, [p.name for p in outputs],
-                                      outputs[0].parent)
+        pulled = station.bring_home(job.external_jobid, outputs, self.project / EXPORT)
+        kind = "weights-only bundle" if pulled.manifest.get("weights_only") else "bundle"
+        if pulled.stats is None:
+            return f"{kind} already in {EXPORT}/"
+        return (f"{kind}: {pulled.stats.bytes_sent} bytes, {pulled.stats.files_skipped} "
+                f"already here, into {EXPORT}/{job.external_jobid}")
 
-    def _fail(self, station, job: SubmittedJobInfo, state: str) -> None:
+    def _relaunch(self, station, job: SubmittedJobInfo, state: str,
+                  waiting: list[SubmittedJobInfo]) -> bool:
+        """A preempted or vanished training job waits out its back-off, then is placed again
+        (it resumes from its newest checkpoint or mirror); False when the policy says no."""
+        relaunched = job.aux.get("relaunches", 0)
+        if "snakejob" in job.aux or not self.relaunch.allows(state, relaunched):
+            return False
+        held = station.runner.hold_reason(job.external_jobid) if state == "preempted" else None
+        if held:
+            job.aux["held"] = held
+            return False
         station.release(job.external_jobid)
-        advice = {"preempted": "it checkpointed on SIGTERM/SIGUSR1",
-                  "dead": "its process vanished (killed or host rebooted)"}.get(state, "it failed")
-        tail = station.runner.job_log_tail(job.external_jobid)
-        self.report_job_error(job, msg=f"rgt: {job.external_jobid} on {station.alias}: "
-                                       f"{advice}; rerun snakemake to resume from its last "
-                                       f"checkpoint.\n{tail}")
+        delay = self.relaunch.delay(relaunched + 1)
+        job.aux.update(host=None, relaunches=relaunched + 1,
+                       not_before=time.monotonic() + delay)
+        waiting.append(job)
+        cause = {"preempted": "was preempted (exit 75, checkpointed)",
+                 "dead": "vanished (its process is gone, no exit code)"}[state]
+        self.logger.warning(f"rgt: {job.external_jobid} on {station.alias} {cause}: relaunching "
+                            f"in {delay:.0f} s (relaunch {relaunched + 1} of "
+                            f"{self.relaunch.retries}); it resumes from its newest checkpoint")
+        return True
+
+    def _fail(self, station, job: SubmittedJobInfo, status) -> None:
+        """Report a job that ended for good, with its log's tail (brought back here)."""
+        station.release(job.external_jobid)
+        run_id = job.external_jobid
+        how = ended_how(status.state, status.exit_code, job.aux.get("relaunches", 0),
+                        self.relaunch, job.aux.get("held"))
+        logs = station.runner.bring_back_logs(run_id, self.project / ".rgt" / "logs" / run_id)
+        tail = "\n".join(logs.tail().splitlines()[-30:])
+        self.report_job_error(job, msg=f"rgt: {run_id} on {station.alias}: {how}.\n{tail}\n"
+                                       f"(the end of its logs is in {logs.directory})")
 
     def cancel_jobs(self, active_jobs: list[SubmittedJobInfo]) -> None:
         """Interrupting Snakemake leaves remote jobs running: that is the point of detaching."""
         for job in active_jobs:
-            where = job.aux["host"] or "no host yet"
-            self.logger.info(f"rgt: {job.external_jobid} keeps running on {where}; "
+            if job.aux["host"] is None:
+                self.logger.info(f"rgt: {job.external_jobid} never started (no host reached); "
+                                 "rerun snakemake to place it")
+                continue
+            self.logger.info(f"rgt: {job.external_jobid} keeps running on {job.aux['host']}; "
                              "rerun snakemake to reattach")
 
     def shutdown(self) -> None:

@@ -11,8 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from rgt.base.errors import RgtError
+from rgt.base.errors import ConfigError, RgtError
 from rgt.config import Config
+from rgt.mirror.bucket import parse_target
+from rgt.mirror.bucket_store import BucketStore
 from rgt.plan.snakefile import workflow_config
 from rgt.platforms.facts import load_platform, project_platforms
 from rgt.pool.dispatch import LeasePolicy, choose, lease_for, lease_policy, overdue
@@ -20,6 +22,7 @@ from rgt.pool.leases import LeaseBook
 from rgt.pool.spec import PoolHost, pool_hosts
 from rgt.pool.station import MirrorOptions, Station, prepare_all
 from rgt.remote.jobs import RemoteLayout
+from rgt.remote.network import HostNetwork
 from rgt.remote.runner import RemoteRunner
 from rgt.remote.snakejobs import SnakeJob, snake_job
 from rgt.remote.ssh import ConnectionLost, RemoteHost, RemoteTimeout, resolve_host
@@ -44,10 +47,12 @@ class Pool:
         members = pool_hosts(settings.host, settings.pool, project / "config" / "hosts.yaml",
                              settings.platform)
         for member in members:
+            # Shown until the host is reached (then recorded by rgt.pool.station).
             for line in first_use_warnings(project, member.entry.platform, member.alias):
                 warn(f"rgt: {line}")
         policy = lease_policy(len(members), settings.lease_seconds, settings.unknown_grace)
-        stations = {member.alias: station(member, settings, project, secrets, report)
+        bucket = host_bucket(settings, secrets)
+        stations = {member.alias: station(member, settings, project, secrets, report, bucket)
                     for member in members}
         return cls(project, stations, policy, LeaseBook(project))
 
@@ -71,9 +76,11 @@ class Pool:
         """Deploy (once), reattach or launch ``run_id`` on ``station``; the code tree's hash."""
         tree = station.tree(config)
         target = station.mirror_target(run_id, config)
+        seeding = target or station.staging_target(run_id, config)
         lease = lease_for(self.leases, run_id, station, self.policy)
+        station.plan_host_mirror(config)
         station.attach_or_launch(
-            run_id, lambda: station.seed_and_launch(run_id, tree, target, lease))
+            run_id, lambda: station.seed_and_launch(run_id, tree, seeding, lease))
         if target is not None:
             station.mirror.watch(target)
         if lease is not None:
@@ -105,8 +112,29 @@ class Pool:
         return isinstance(error, ConnectionLost | RemoteTimeout)
 
 
+def host_bucket(settings, secrets: dict[str, str]) -> BucketStore | None:
+    """The bucket of ``--rgt-host-mirror``, reached from here with the credentials the host
+    will get (a clear error now rather than an unmirrored run later); None without one."""
+    if not settings.host_mirror:
+        return None
+    target = parse_target(settings.host_mirror, settings.host_mirror_endpoint)
+    needed = ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY")
+    unnamed = [name for name in needed if name not in settings.secrets]
+    unset = [name for name in needed if name in settings.secrets and name not in secrets]
+    if unnamed or unset:
+        raise ConfigError(
+            f"--rgt-host-mirror {target.url} needs {', '.join(unnamed + unset)} "
+            f"{'among --rgt-secrets' if unnamed else 'set here'}: the host-side mirror reads "
+            "the credentials from the job's secrets (sent over stdin, mode 600)",
+            "export AWS_ACCESS_KEY_ID=… AWS_SECRET_ACCESS_KEY=… and pass --rgt-secrets "
+            "AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY")
+    store = BucketStore(target)
+    store.check()
+    return store
+
+
 def station(member: PoolHost, settings, project: Path, secrets: dict[str, str],
-            report: Callable[[str], None]) -> Station:
+            report: Callable[[str], None], bucket: BucketStore | None = None) -> Station:
     """A runner for one host: the same root `rgt watch`, `rgt pull` and `rgt down` read
     (config/hosts.yaml's, or rgt/<project>), unless the profile names one."""
     entry = member.entry
@@ -116,6 +144,12 @@ def station(member: PoolHost, settings, project: Path, secrets: dict[str, str],
                           RemoteLayout(root), settings.python, settings.detach,
                           settings.gpu, secrets)
     runner.watchdog_options = watchdog_options(entry, facts)
+    runner.platform = facts  # the audit applies its facts as `rgt up` does
+    runner.alarm_webhook = entry.alarm_webhook
+    if bucket is not None:
+        runner.extra_modules = {"boto3": "boto3>=1.34"}
+    runner.network = HostNetwork.of(facts)
     return Station(member, runner, project,
-                   MirrorOptions(settings.mirror, settings.mirror_every, facts), report)
+                   MirrorOptions(settings.mirror, settings.mirror_every, facts, bucket,
+                                 settings.host_mirror_every), report)
 

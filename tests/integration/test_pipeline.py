@@ -66,6 +66,7 @@ def test_pipeline_delivers_runs_report_figure_and_evidence(finished_project):
 def test_checkpoints_are_kept_outside_the_run_directories(finished_project):
     for run_dir in (finished_project / "runs").iterdir():
         assert not list(run_dir.glob("step-*"))
+        assert len(list(run_dir.glob("events.out.tfevents.*"))) == 1  # TensorBoard scalars
         assert list((finished_project / "checkpoints" / run_dir.name).glob("step-*.pt"))
 
 
@@ -131,3 +132,58 @@ def test_installed_profile_is_found_by_name(project, tmp_path):
                             env={**os.environ, **env}, timeout=330)
     assert result.returncode == 0, result.stderr[-2000:]
     assert "rule train" in result.stdout + result.stderr
+
+
+def test_a_configfile_plans_its_runs_the_snakemake_way(project):
+    from conftest import TINY
+    from rgt.config import load_config
+    from rgt.plan.runplan import plan_runs
+
+    (project / "config" / "config.yaml").write_text((ROOT / "config" / "config.yaml").read_text())
+    result = snakemake(project, "-n", "--configfile", str(TINY))
+    assert result.returncode == 0, result.stderr[-2000:]
+    planned = {f"runs/{run.run_id}/run.json" for run in plan_runs(load_config(TINY))}
+    trained = {line.split()[1].rstrip(",") for line in result.stdout.splitlines()
+               if line.strip().startswith("output: runs/") and "run.json" in line}
+    assert trained == planned
+
+
+def copy_of(project: Path, tmp_path: Path) -> Path:
+    """The finished project, copied with its times (the module's tests share the original)."""
+    subprocess.run(["cp", "-a", str(project), str(tmp_path / "copy")], check=True)
+    return tmp_path / "copy"
+
+
+def jobs_run(result: subprocess.CompletedProcess) -> list[str]:
+    return [line.split()[1].rstrip(":") for line in (result.stdout + result.stderr).splitlines()
+            if line.startswith("rule ") or line.startswith("localrule ")]
+
+
+def test_a_changed_config_trains_its_new_runs_and_redelivers(finished_project, tmp_path):
+    project = copy_of(finished_project, tmp_path)
+    delivered = (project / "evidence" / "EVIDENCE.json").read_bytes()
+    config = yaml.safe_load((project / "config" / "config.yaml").read_text())
+    config["experiments"]["tiny"]["seeds"].append(7)
+    (project / "more.yaml").write_text(yaml.safe_dump(config))
+    result = snakemake(project, "--configfile", "more.yaml")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert jobs_run(result).count("train") == 2
+    assert {"aggregate", "verify", "evidence", "promote"} <= set(jobs_run(result))
+    evidence = json.loads((project / "evidence" / "EVIDENCE.json").read_text())
+    assert {claim["n"] for claim in evidence["claims"] if "n" in claim} == {3}
+    # Back to the first config: its delivery again, byte for byte, and nothing retrained.
+    back = snakemake(project)
+    assert back.returncode == 0 and "train" not in jobs_run(back)
+    assert (project / "evidence" / "EVIDENCE.json").read_bytes() == delivered
+
+
+def test_a_failing_delivery_job_leaves_every_committed_file_intact(finished_project, tmp_path):
+    project = copy_of(finished_project, tmp_path)
+    delivered = {path: path.read_bytes() for folder in ("evidence", "figures", "verify")
+                 for path in (project / folder).rglob("*") if path.is_file()}
+    (project / "evidence" / "claims.yaml").write_text("claims: [not, a, mapping]\n")
+    result = snakemake(project)
+    assert result.returncode != 0 and "evidence" in jobs_run(result)
+    assert "Error in rule evidence" in result.stdout + result.stderr
+    kept = {path: path.read_bytes() for path in delivered}
+    assert kept == delivered  # evidence/EVIDENCE.json included, byte-identical

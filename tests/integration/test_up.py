@@ -7,6 +7,7 @@ import json
 import sys
 
 import pytest
+import yaml
 
 from conftest import ROOT, rgt, write_config
 from sshd import ALIAS
@@ -47,16 +48,23 @@ def test_up_audits_the_host_and_stores_it(host, project):
     assert all(g["severity"] in ("ok", "warning") for g in gotchas.values()), gotchas
     assert "/dev/shm is" in gotchas["shm-size"]["message"]
     assert "DP15 shm-size" in result.stdout and "U40  threads-cap" in result.stdout
+    # Reached once: registered in config/hosts.yaml, with the exact command to run next.
+    hosts = yaml.safe_load((project / "config" / "hosts.yaml").read_text())["hosts"]
+    assert hosts[ALIAS] == {"platform": "ssh", "python": sys.executable,
+                            "remote_root": str(host.disk / "rgt")}
+    assert f"snakemake --profile ssh --rgt-host {ALIAS}" in result.stderr
 
 
 def test_up_refuses_a_plan_that_cannot_fit(host, project, tiny_config):
     tiny_config["defaults"]["model"]["channels"] = 1024  # ~19 M parameters per run
     tiny_config["experiments"]["tiny"]["seeds"] = list(range(1000))
     write_config(project, tiny_config)
-    result = _up(host, project)
+    result = _up(host, project, "--json")
     assert result.returncode == 1
     assert "do not fit" in result.stderr and "fix:" in result.stderr
     assert "Traceback" not in result.stderr
+    refused = json.loads(result.stdout)["refused"]  # stdout: one JSON document, nothing else
+    assert "do not fit" in refused["error"] and refused["fix"]
 
 
 def test_up_refuses_an_unknown_host_key(host, project, tmp_path):

@@ -143,6 +143,7 @@ def test_watch_once_shows_every_state_and_an_unreachable_host(project, remote_ho
         assert table.returncode == 0, table.stderr
         assert run_id in table.stdout and "stalled" in table.stdout
         assert DOWN not in table.stdout and "no watchdog" in table.stdout
+        assert "tensorboard --logdir runs" in table.stdout
     finally:
         for group in groups:
             with contextlib.suppress(ProcessLookupError):

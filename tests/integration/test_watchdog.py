@@ -98,11 +98,12 @@ def test_watchdog_outlives_the_client_starts_once_and_alarms_when_idle(remote_ho
     assert row["watchdog_age_s"] is not None and row["auto_stopped"] is None
 
 
-def watch_json(project: Path, sshd_server, remote_dir: Path) -> list[dict]:
-    """What `rgt watch --once --json` shows of the loopback host."""
-    (project / "config").mkdir()
+def watch_json(project: Path, sshd_server, remote_dir: Path, **host) -> list[dict]:
+    """What `rgt watch --once --json` shows of the loopback host (``host``: more of its
+    config/hosts.yaml entry)."""
+    (project / "config").mkdir(parents=True)
     (project / "config" / "hosts.yaml").write_text(json.dumps(
-        {"hosts": {ALIAS: {"platform": "ssh", "remote_root": str(remote_dir)}}}))
+        {"hosts": {ALIAS: {"platform": "ssh", "remote_root": str(remote_dir), **host}}}))
     result = rgt(["watch", "--once", "--json", "--ssh-config", str(sshd_server.ssh_config)],
                  project, timeout=120)
     assert result.returncode == 0, result.stderr

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from rgt.platforms.facts import BUNDLED_ROOT as PLATFORMS
+from rgt.platforms.facts import load_platform
 from rgt.platforms.host_audit import (
     AuditError,
     BudgetPlan,
@@ -21,6 +23,7 @@ from rgt.platforms.host_audit import (
     disk_budget,
     filesystem_of,
     format_bytes,
+    inode_cap_for,
     parse_cpu_max,
     parse_cpu_quota_v1,
     parse_df,
@@ -231,8 +234,32 @@ def test_budget_applies_a_platform_inode_cap_that_df_does_not_show():
     disk = Filesystem("nfs", "/root/autodl-fs", 10**12, 0, 10**12, True)
     plan = BudgetPlan(checkpoint_bytes=1, keep=2, runs=1, files_per_run=60_000)
     assert disk_budget(plan, disk, inodes).fits
-    verdict = disk_budget(plan, disk, inodes, inode_cap=200_000)
+    cap = inode_cap_for(load_platform("autodl", PLATFORMS), "/root/autodl-fs/rgt", disk.mount)
+    verdict = disk_budget(plan, disk, inodes, cap)
     assert not verdict.fits and verdict.usable_inodes == 45_000
+    assert "(AutoDL's inode cap of 200,000 on /root/autodl-fs, 150,000 in use)" in (
+        verdict.reasons[0])
+
+
+AUTODL_DISKS = ("/root/autodl-fs/rgt", "/root/autodl-fs"), ("/root/autodl-fs/rgt", "/"), (
+    "/root/autodl-tmp/rgt", "/root/autodl-tmp"), ("/root/rgt", "/")
+
+
+@pytest.mark.parametrize(("root", "mount"), AUTODL_DISKS)
+def test_the_inode_cap_applies_to_the_mount_the_platform_file_names_only(root, mount):
+    autodl = load_platform("autodl", PLATFORMS)
+    cap = inode_cap_for(autodl, root, mount)
+    assert (cap is not None) is root.startswith("/root/autodl-fs")
+    assert inode_cap_for(load_platform("ssh", PLATFORMS), root, mount) is None
+
+
+def test_the_cap_does_not_refuse_a_plan_on_root_with_many_inodes_in_use():
+    # The audit of the report: `/` holds 563,279 inodes in use; AutoDL's cap is not its cap.
+    root_fs = Filesystem("overlay", "/", 16_777_216, 563_279, 16_213_937, True)
+    disk = Filesystem("overlay", "/", 10**11, 0, 10**11, True)
+    plan = BudgetPlan(checkpoint_bytes=1, keep=2, runs=4, files_per_run=24)
+    cap = inode_cap_for(load_platform("autodl", PLATFORMS), "/root/rgt", "/")
+    assert cap is None and disk_budget(plan, disk, root_fs, cap).fits
 
 
 def test_budget_ignores_inodes_on_a_filesystem_that_does_not_count_them():

@@ -44,7 +44,8 @@ def test_a_verified_attempt_is_stamped_and_renamed_into_place(tmp_path):
     assert verified.pop("verified_at").endswith("Z")
     assert verified == {"schema": "rgt/pull-verified/v1", "run_id": RUN,
                         "manifest_sha256": manifest_sha256(manifest),
-                        "files": len(manifest["files"]), "bytes": manifest["totals"]["bytes"]}
+                        "files": len(manifest["files"]), "bytes": manifest["totals"]["bytes"],
+                        "weights_only": False}
     assert {k: v for k, v in snapshot(export / RUN).items() if k != "PULL_VERIFIED.json"} == files
     assert existing_state(export, RUN, manifest_sha256(manifest)) == "same"
     assert verify_bundle(export / RUN) == []

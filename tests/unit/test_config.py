@@ -142,6 +142,7 @@ def test_the_executor_takes_the_config_the_snakefile_validated(tmp_path, tiny_co
     from rgt.plan.snakefile import load_or_exit, workflow_config
 
     path = write_config(tmp_path, tiny_config)
-    validated = load_or_exit(str(path), extra_keys=set())
+    config_file, validated = load_or_exit([path], {})
+    assert config_file == str(path)
     path.write_text("not: [valid")  # a file read again would now fail
     assert workflow_config(path) is validated

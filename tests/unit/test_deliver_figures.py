@@ -16,7 +16,7 @@ import pytest
 
 from conftest import TINY
 from rgt.config import load_config
-from rgt.deliver import command
+from rgt.deliver import command, registry
 from rgt.deliver.figures import (
     bars_from_rows,
     draw_chart,
@@ -246,7 +246,7 @@ def test_failed_gate_is_recorded_and_reported_not_raised(tmp_path, monkeypatch, 
     monkeypatch.chdir(tmp_path)
     project(tmp_path)
     planted = replace(SPEC, title="\u4e2d accuracy")
-    monkeypatch.setattr(command, "figure_spec", lambda config, fig_id: planted)
+    monkeypatch.setattr(registry, "figure_spec", lambda config, fig_id: planted)
     assert run_figure_command() == 0
     gate = gate_of("figures/test_accuracy")
     assert gate["ok"] is False

@@ -9,7 +9,9 @@ import platform
 import sys
 from pathlib import Path
 
+import rgt
 from conftest import TINY
+from rgt.base.environment import code_state
 from rgt.base.hashing import sha256_file
 from rgt.config import load_config
 from rgt.deliver import command
@@ -106,7 +108,9 @@ def test_runs_command_packages_and_code_are_recorded(tmp_path, monkeypatch):
     assert record["command"] == ARGV
     assert record["packages"]["python"] == platform.python_version()
     assert set(record["packages"]) == {"python", "numpy", "matplotlib", "torch"}
-    assert record["code"] == {"commit": None, "dirty": None}  # tmp_path is no git work tree
+    # The code is the rgt package that drew the figure, wherever the figure is drawn.
+    package = code_state(Path(rgt.__file__).parent)
+    assert record["code"] == {"commit": package[0], "dirty": package[1]}
     assert record["source_matches_aggregate"] is True
     assert record["pixel_gate"]["ok"] is True
 

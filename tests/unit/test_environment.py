@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import subprocess
 
-from rgt.base.environment import git_state, package_versions
+from rgt.base.environment import code_state, git_state, package_versions
 
 
 def _git(root, *args):
@@ -26,6 +26,27 @@ def test_git_state_reads_commit_and_dirty_flag(tmp_path):
 
 def test_git_state_outside_a_repository_is_none(tmp_path):
     assert git_state(tmp_path) == (None, None)
+    assert code_state(tmp_path) == (None, None)
+
+
+def test_code_state_ignores_commits_of_other_files(tmp_path):
+    """Committing a rebuilt delivery file must not change the code a rebuild records."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "code.py").write_text("x = 1\n")
+    _git(tmp_path, "init", "-q")
+    commit = ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm"]
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, *commit, "code")
+    code = code_state(tmp_path / "src")
+    (tmp_path / "figure.json").write_text("{}\n")
+    _git(tmp_path, "add", "figure.json")
+    _git(tmp_path, *commit, "delivery")
+    assert code_state(tmp_path / "src") == code and code[1] is False
+    assert git_state(tmp_path)[0] != code[0]
+    (tmp_path / "figure.json").write_text("{\"edited\": 1}\n")
+    assert code_state(tmp_path / "src")[1] is False  # an edited output is not a code change
+    (tmp_path / "src" / "code.py").write_text("x = 2\n")
+    assert code_state(tmp_path / "src") == (code[0], True)
 
 
 def test_absent_package_version_is_none():

@@ -6,14 +6,16 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
 import pytest
 import torch
 
-from rgt.mirror.policy import FLOOR_SECONDS, mirror_interval
+from rgt.mirror.policy import FLOOR_SECONDS, checkpoint_ceiling, mirror_interval
 from rgt.mirror.record import MirrorRecord, read_mirror, work_at_risk
 from rgt.mirror.state_listing import parse_survey, survey_command
+from rgt.train.cadence import CADENCE_FILE, read_ceiling
 from rgt.train.checkpoint import CheckpointStore
 
 
@@ -100,3 +102,41 @@ def test_watch_rows_show_the_mirror_its_age_interval_and_the_steps_at_risk(tmp_p
         rows[0])
     assert rows[1]["mirror_step"] is None and "none" in mirror_cell(rows[1])
     assert "every 60 s" in mirror_line(rows[0]).plain
+
+
+def test_the_survey_tells_the_trainer_the_ceiling_once_and_only_where_the_run_exists(tmp_path):
+    command = survey_command(sys.executable, str(tmp_path), 4.0, "mirror of gpu1")
+    subprocess.run(command, check=True, capture_output=True, timeout=60)
+    assert read_ceiling(tmp_path / CADENCE_FILE) == 4.0
+    stamp = (tmp_path / CADENCE_FILE).stat().st_mtime_ns
+    subprocess.run(command, check=True, capture_output=True, timeout=60)
+    assert (tmp_path / CADENCE_FILE).stat().st_mtime_ns == stamp  # unchanged: not rewritten
+    subprocess.run(survey_command(sys.executable, str(tmp_path / "absent"), 4.0),
+                   check=True, capture_output=True, timeout=60)
+    assert not (tmp_path / "absent").exists()  # the trainer creates its directory, not us
+    state = parse_survey(surveyed(tmp_path))  # no ceiling planned: the file is left alone
+    assert state.now is not None and read_ceiling(tmp_path / CADENCE_FILE) == 4.0
+
+
+def test_the_checkpoint_ceiling_leaves_room_for_the_copy_within_one_interval():
+    assert checkpoint_ceiling(16.0, 0.2) == 15.0  # at least a second of margin
+    assert checkpoint_ceiling(60.0, 5.0) == 50.0  # twice the last survey and copy
+    assert checkpoint_ceiling(5.0, 10.0) == 1.0  # never below a second
+
+
+def checked_record(checked_seconds_ago: float, behind: str = "") -> MirrorRecord:
+    checked = datetime.now(timezone.utc) - timedelta(seconds=checked_seconds_ago)
+    return replace(record(400, 1, 1.0), interval_seconds=5.0, checkpoint_every_seconds=5.0,
+                   checked_at=checked.isoformat(), behind=behind)
+
+
+def test_watch_says_why_the_mirror_is_behind_or_that_nobody_mirrors():
+    from rgt.watch.mirrors import behind
+
+    assert behind(checked_record(2), "running") is None
+    assert behind(checked_record(2, "the last mirror took 9.0 s"), "running") == (
+        "the last mirror took 9.0 s")
+    gone = behind(checked_record(60), "running")
+    assert "not checked for 60 s" in gone and "controller's mirror" in gone
+    assert behind(checked_record(60), "finished") is None  # nothing left to mirror
+    assert checked_record(2).loss_bound_seconds == 10.0

@@ -184,3 +184,26 @@ def test_path_problem_refuses_paths_outside_the_bundle_layout(rel):
 def test_path_problem_accepts_bundle_paths():
     assert path_problem("checkpoints/step-000000010.pt") is None
     assert path_problem("job/exit_code") is None
+
+
+def test_a_checkpoint_takes_its_markers_hash_unread_and_weights_only_leaves_it_out(tmp_path):
+    plant(tmp_path)
+    state = tmp_path / "checkpoints" / RUN
+    data = (state / "step-000000010.pt").read_bytes()
+    marked = hashlib.sha256(b"as written" + data[10:]).hexdigest()  # the store's hash
+    (state / "step-000000010.json").write_text(json.dumps(
+        {"file": "step-000000010.pt", "bytes": len(data), "sha256": marked}))
+    entries = {e["path"]: e for e in builder.build(str(tmp_path), RUN)["files"]}
+    # Not read: a checkpoint changed on the host since its save fails the pull, not the marker.
+    assert entries["checkpoints/step-000000010.pt"]["sha256"] == marked
+    (state / "step-000000010.pt").write_bytes(data[:-1])  # another size: the marker is not its
+    entries = {e["path"]: e for e in builder.build(str(tmp_path), RUN)["files"]}
+    assert entries["checkpoints/step-000000010.pt"]["sha256"] == hashlib.sha256(
+        data[:-1]).hexdigest()
+    light = builder.build(str(tmp_path), RUN, weights_only=True)
+    assert light["weights_only"] is True and "checkpoints/step-000000010.pt" not in {
+        e["path"] for e in light["files"]}
+    assert "checkpoints/step-000000010.json" in {e["path"] for e in light["files"]}
+    survey = builder.survey(str(tmp_path))["runs"][RUN]
+    assert survey["weights_only_sha256"] == builder.manifest_sha256(light)
+    assert survey["manifest_sha256"] != survey["weights_only_sha256"]

@@ -107,9 +107,18 @@ def test_watchdog_options_pass_auto_stop_only_for_a_reversible_verb():
                       host_stop_command=("shutdown", "-h", "now"), idle_alarm_after_s=900)
     reversible = {"meter_stop": {"verb": "stop", "irreversible": False}}
     assert watchdog_options(opted, reversible) == [
-        "--idle-alarm-after", "900", "--stall-after", "600", "--auto-stop",
+        "--idle-alarm-after", "900", "--stall-after", "600", "--host-name", "a", "--auto-stop",
         "--stop-irreversible", "false", "--stop-command", "shutdown", "-h", "now"]
     with pytest.raises(ConfigError, match="irreversible"):
         watchdog_options(opted, {"meter_stop": {"verb": "terminate", "irreversible": True}})
     assert "--auto-stop" not in watchdog_options(HostEntry(alias="b", platform="x"),
                                                  reversible)
+
+
+def test_watchdog_options_carry_the_price_and_the_spending_caps():
+    capped = HostEntry(alias="a", platform="autodl", price_per_hour=2.5, currency="CNY",
+                       max_spend=40.0, max_spend_per_run=10.0)
+    options = watchdog_options(capped, {"meter_stop": {"verb": "stop", "irreversible": False}})
+    assert options[6:] == ["--price-per-hour", "2.5", "--currency", "CNY", "--max-spend",
+                           "40.0", "--max-spend-per-run", "10.0"]
+    assert "--max-spend" not in watchdog_options(HostEntry(alias="b", platform="x"), {})

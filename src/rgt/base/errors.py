@@ -10,6 +10,7 @@ class RgtError(Exception):
     """Base class: a failure with a message and an actionable fix."""
 
     exit_code = 1
+    printed_json = False  # a --json verb already printed this failure inside its document
 
     def __init__(self, message: str, fix: str = ""):
         super().__init__(message)

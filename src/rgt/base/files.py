@@ -6,6 +6,7 @@ writer is killed with SIGKILL or the machine loses power after ``os.replace`` re
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 from collections.abc import Iterator
@@ -72,3 +73,16 @@ def read_json(path: str | Path) -> dict | None:
         return json.loads(Path(path).read_text())
     except (OSError, ValueError):
         return None
+
+
+@contextmanager
+def exclusive(path: str | Path) -> Iterator[bool]:
+    """Hold an exclusive ``flock`` on ``path`` for the block; yields False when another process
+    holds it (one detached helper per project root: the watchdog, the host-side mirror)."""
+    with open(path, "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        yield True

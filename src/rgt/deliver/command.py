@@ -12,8 +12,7 @@ from pathlib import Path
 from rgt.base.files import write_bytes, write_json
 from rgt.deliver.aggregate import AGGREGATE_SCHEMA, write_aggregate
 from rgt.deliver.inputs import DeliveryError, file_record, read_document
-from rgt.deliver.registry import FigureSpec, figure_spec
-from rgt.deliver.source_data import read_source_data, source_rows, write_source_data
+from rgt.deliver.spec import FigureSpec
 from rgt.plan.rundirs import add_only_option
 
 VERIFY_SCHEMA = "rgt/verify/v1"
@@ -78,11 +77,12 @@ def _figure_options(parser) -> None:
 def _spec(args: argparse.Namespace) -> FigureSpec:
     """The figure from the config; with no config file at the default place (a folder of
     results alone), the built-in trainer's figures."""
-    if args.config == CONFIG_PATH and not Path(CONFIG_PATH).is_file():
-        return figure_spec(None, args.fig)
     # lazy (--help imports every verb): loads pydantic, yaml
     from rgt.config import load_config
+    from rgt.deliver.registry import figure_spec
 
+    if args.config == CONFIG_PATH and not Path(CONFIG_PATH).is_file():
+        return figure_spec(None, args.fig)
     return figure_spec(load_config(args.config), args.fig)
 
 
@@ -102,6 +102,9 @@ def run_aggregate(args: argparse.Namespace) -> int:
 
 def run_source_data(args: argparse.Namespace) -> int:
     """Handler of ``rgt source-data``."""
+    # lazy (--help imports every verb): loads pandas
+    from rgt.deliver.source_data import write_source_data
+
     spec = _spec(args)
     out = args.out or f"figures/{spec.fig_id}/source_data.csv"
     rows = write_source_data(args.aggregate, spec, out)
@@ -121,6 +124,8 @@ def run_figure(args: argparse.Namespace) -> int:
 
 def load_figure_rows(source: str | Path, spec: FigureSpec) -> list[dict]:
     """The source rows for ``spec``; refuse an empty file or rows of another metric or split."""
+    from rgt.deliver.source_data import read_source_data  # lazy (--help): loads pandas
+
     rows = read_source_data(source)
     if not rows:
         raise DeliveryError(f"{source}: no rows", fix="regenerate it with `rgt source-data`")
@@ -194,6 +199,8 @@ def source_matches_aggregate(
     rows: list[dict], aggregate_path: str | Path, spec: FigureSpec
 ) -> bool | None:
     """Whether the source rows are exactly what the aggregate gives now; null without one."""
+    from rgt.deliver.source_data import source_rows  # lazy (--help): loads pandas
+
     if not Path(aggregate_path).is_file():
         return None
     aggregate = read_document(aggregate_path, AGGREGATE_SCHEMA, "rgt aggregate")

@@ -25,7 +25,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.container import BarContainer, ErrorbarContainer
 from matplotlib.figure import Figure
 
-from rgt.deliver.registry import FigureSpec
+from rgt.deliver.spec import FigureSpec
 from rgt.verify.metric_kinds import format_difference, is_proportion
 from rgt.verify.stats import Summary, mean_interval
 

@@ -1,13 +1,17 @@
 """``figures/<fig>/provenance.json``: what went into a figure and what came out.
 
-Inputs and outputs are bound by sha256; the code by commit and dirty flag; the environment by
-package versions. No timestamp is recorded, so a rebuild from the same inputs and code writes the
-same provenance.
+Inputs and outputs are bound by sha256; the code by the last commit that changed the ``rgt``
+package and its dirty flag; the environment by package versions. No timestamp is recorded, and
+committing the delivery itself changes nothing recorded, so a rebuild from the same inputs and
+code writes the same provenance.
 """
 
 from __future__ import annotations
 
-from rgt.base.environment import git_state, package_versions
+from pathlib import Path
+
+import rgt
+from rgt.base.environment import code_state, package_versions
 from rgt.deliver.disclosures import claim_id, variant_disclosures
 
 PROVENANCE_SCHEMA = "rgt/provenance/v1"
@@ -52,7 +56,7 @@ def build_provenance(fig_id: str, rows: list[dict], parts: dict) -> dict:
         "inputs": parts["inputs"],
         "run_ids": run_ids,
         "command": list(parts["command"]),
-        "code": dict(zip(("commit", "dirty"), git_state(), strict=True)),
+        "code": dict(zip(("commit", "dirty"), code_state(Path(rgt.__file__).parent), strict=True)),
         # The code and data that decided the runs (the user's sources and data for a job).
         "runs_code_sha256": _distinct(identities, run_ids, "code_sha256"),
         "runs_data_sha256": _distinct(identities, run_ids, "data_sha256"),

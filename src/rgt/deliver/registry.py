@@ -7,31 +7,17 @@ report is refused when the plan is made, naming the metrics that exist.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from rgt.base.errors import ConfigError
 from rgt.config import Config
 from rgt.config.model import FigureDeclaration
 from rgt.deliver.inputs import DeliveryError
+from rgt.deliver.spec import FigureSpec
 from rgt.plan.paths import FIGURE_OUTPUTS
 from rgt.verify.metric_kinds import is_proportion
 
 BUILT_IN_METRICS = ("accuracy", "loss")
 BUILT_IN_FIGURES = {"test_accuracy": FigureDeclaration(
     metric="accuracy", split="test", title="Test accuracy: seeds, mean ± 95% CI per variant")}
-
-
-@dataclass(frozen=True)
-class FigureSpec:
-    """What a figure shows: one metric on one split, per variant (of one experiment or all)."""
-
-    fig_id: str
-    metric: str
-    split: str
-    title: str
-    ylabel: str
-    nonnegative: bool
-    experiment: str | None = None
 
 
 def figure_specs(config: Config | None) -> dict[str, FigureSpec]:

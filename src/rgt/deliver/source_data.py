@@ -1,21 +1,24 @@
 """``figures/<fig>/source_data.csv``: the rows a figure is drawn from, at full precision.
 
-Values are written with ``repr`` so that ``float(text) == value`` exactly; rounding happens only
-when a figure or a sentence is rendered.
+Values are written as the shortest text that reads back to the same float (pandas, like
+``repr``), so that ``float(text) == value`` exactly; rounding happens only when a figure or a
+sentence is rendered.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 from pathlib import Path
+
+import pandas as pd
 
 from rgt.base.files import write_text
 from rgt.deliver.aggregate import AGGREGATE_SCHEMA
 from rgt.deliver.inputs import DeliveryError, read_document
-from rgt.deliver.registry import FigureSpec
+from rgt.deliver.spec import FigureSpec
 
 COLUMNS = ("exp_id", "variant", "seed", "run_id", "metric", "split", "value", "n", "direction")
+TYPES = {"exp_id": str, "variant": str, "seed": int, "run_id": str, "metric": str,
+         "split": str, "value": float, "n": int, "direction": str}
 
 
 def source_rows(aggregate: dict, spec: FigureSpec) -> list[dict]:
@@ -46,12 +49,8 @@ def source_rows(aggregate: dict, spec: FigureSpec) -> list[dict]:
 
 def render_csv(rows: list[dict]) -> str:
     """CSV text with a header, ``\\n`` line ends and every value at full precision."""
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    for row in rows:
-        writer.writerow({**row, "value": repr(float(row["value"]))})
-    return buffer.getvalue()
+    table = pd.DataFrame(rows, columns=list(COLUMNS)).astype({"value": float})
+    return table.to_csv(index=False, lineterminator="\n")
 
 
 def write_source_data(aggregate_path: str | Path, spec: FigureSpec, out: str | Path) -> list[dict]:
@@ -73,15 +72,14 @@ def read_source_data(path: str | Path) -> list[dict]:
     path = Path(path)
     if not path.is_file():
         raise DeliveryError(f"{path}: no such file", fix="create it with `rgt source-data`")
-    with open(path, newline="", encoding="utf-8") as handle:
-        reader = csv.DictReader(handle)
-        if tuple(reader.fieldnames or ()) != COLUMNS:
-            raise DeliveryError(
-                f"{path}: columns are {reader.fieldnames}, expected {COLUMNS}",
-                fix="regenerate it with `rgt source-data`",
-            )
-        return [_typed(row) for row in reader]
+    table = pd.read_csv(path, dtype=TYPES, keep_default_na=False)
+    if tuple(table.columns) != COLUMNS:
+        raise DeliveryError(f"{path}: columns are {list(table.columns)}, expected {COLUMNS}",
+                            fix="regenerate it with `rgt source-data`")
+    return [{name: _plain(value) for name, value in row.items()}
+            for row in table.to_dict("records")]
 
 
-def _typed(row: dict) -> dict:
-    return {**row, "seed": int(row["seed"]), "n": int(row["n"]), "value": float(row["value"])}
+def _plain(value):
+    """A pandas/numpy scalar as the Python value the rest of delivery compares."""
+    return value.item() if hasattr(value, "item") else value

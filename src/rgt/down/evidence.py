@@ -16,7 +16,8 @@ from rgt.grid.cells import Relaunch, only_on, reconcile
 from rgt.grid.expected import expected_cells, local_facts
 from rgt.grid.host_views import COMMAND_TIMEOUT_S, RUNNING, HostView, host_runs
 from rgt.mirror.record import read_mirror
-from rgt.pull.closeout import local_evidence
+from rgt.pull.bundle import newest_marker
+from rgt.pull.closeout import is_weights_only, local_evidence
 from rgt.pull.fetch import survey_host
 from rgt.remote.ssh import RemoteHost, resolve_host
 from rgt.watch.collect import SnapshotError, parse_snapshot, snapshot_script
@@ -33,8 +34,29 @@ def gather(alias: str, entry, root: str, export: Path, ssh_config: str | None,
     running = {run_id for run_id, run in on_host.items() if run.state == RUNNING}
     local = {run_id: local_evidence(export, run_id) for run_id in survey["runs"]}
     at_risk = {run_id: risk_of(states / run_id, on_host[run_id]) for run_id in running}
-    runs = combine(survey["runs"], running, local, at_risk, approved)
+    light = {run_id: mirror_problem(export / run_id, states / run_id)
+             for run_id in survey["runs"] if is_weights_only(export / run_id)}
+    runs = combine(survey["runs"], running, local, at_risk, approved, light)
     return runs, survey["root_exists"], HostView(alias, on_host)
+
+
+def mirror_problem(bundle: Path, state_dir: Path) -> str | None:
+    """Why a weights-only bundle's newest checkpoint is not safely mirrored in ``state_dir``
+    (None: the mirror's record names that checkpoint's step and sha256 and holds its file at
+    the recorded size; the record is written only after the copy's sha256 matched)."""
+    marker = newest_marker(bundle)
+    if marker is None:
+        return "the bundle holds no checkpoint marker"
+    record = read_mirror(state_dir)
+    if record is None:
+        return f"no mirror record in {state_dir}"
+    if (record.step, record.sha256) != (marker.get("step"), marker["sha256"]):
+        return (f"the mirror holds step {record.step}, the newest checkpoint is step "
+                f"{marker.get('step')}")
+    copy = Path(state_dir) / record.file
+    if not copy.is_file() or copy.stat().st_size != record.bytes:
+        return f"the mirrored {record.file} is gone from {state_dir} or resized"
+    return None
 
 
 def read_survey(host, alias: str, entry, root: str) -> dict:

@@ -10,6 +10,7 @@ passed) exactly ``ALIAS:VERB``. Nothing here talks to a host.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -40,6 +41,13 @@ class RunEvidence:
     """What stopping a running job loses (``loss_text``); None: not known."""
     loss_approved: bool = False
     """The user passed ``--approve-loss RUN_ID`` for this running run."""
+    remote_weights_only_sha256: str | None = None
+    """The digest of the weights-only manifest the host built now."""
+    weights_only: bool = False
+    """The verified bundle left the checkpoints on the host (``rgt pull --weights-only``)."""
+    mirror_problem: str | None = None
+    """For a weights-only bundle: why its newest checkpoint is not safely mirrored (None: it
+    is: the mirror's record names that checkpoint's step and sha256, and holds its file)."""
 
     def not_pulled(self) -> str | None:
         """Why this run is not safely pulled, or None when it is (or its loss is approved)."""
@@ -51,10 +59,14 @@ class RunEvidence:
             return f"the host cannot build its manifest: {self.remote_error or 'no reply'}"
         if self.local_sha256 is None:
             return "no verified bundle (no PULL_VERIFIED.json in the export)"
-        if self.local_sha256 != self.remote_sha256:
+        remote = self.remote_weights_only_sha256 if self.weights_only else self.remote_sha256
+        if self.local_sha256 != remote:
             return "its manifest changed since the pull (files on the host differ)"
         if self.local_damage:
             return f"the local bundle no longer holds: {self.local_damage}"
+        if self.weights_only and self.mirror_problem:
+            return (f"its bundle is weights-only and its newest checkpoint is not safely "
+                    f"mirrored: {self.mirror_problem}")
         return None
 
 
@@ -73,6 +85,17 @@ class Decision:
 def approval_token(alias: str, verb: str) -> str:
     """What the user must type or pass: ``ALIAS:VERB`` with the verb's first word."""
     return f"{alias}:{verb.split()[0]}"
+
+
+def approval_tokens(alias: str, verb: str) -> tuple[str, ...]:
+    """Every exact approval of ``verb``: the platform's own word (``gpubox:关机``) and, when
+    the verb names its meaning in ASCII in parentheses (``关机 (stop)``), that name
+    (``gpubox:stop``)."""
+    ascii_name = re.match(r"\S+\s*\(([A-Za-z][A-Za-z-]*)\)", verb)
+    tokens = [approval_token(alias, verb)]
+    if ascii_name:
+        tokens.append(f"{alias}:{ascii_name[1]}")
+    return tuple(dict.fromkeys(tokens))
 
 
 def loss_text(record: MirrorRecord | None, remote_step: int | None,
@@ -113,8 +136,10 @@ def run_reasons(runs: Sequence[RunEvidence], alias: str) -> list[str]:
                            f"{loss} (fix: wait for it to finish and `rgt pull {run.run_id} "
                            f"--host {alias}`, or pass --approve-loss {run.run_id})")
             continue
-        reasons.append(f"run {run.run_id} is not pulled: {why} "
-                       f"(fix: `rgt pull {run.run_id} --host {alias}`)")
+        fix = f"`rgt pull {run.run_id} --host {alias}`"
+        if run.weights_only and run.mirror_problem:
+            fix += " for the full bundle, or wait for the mirror to hold the newest checkpoint"
+        reasons.append(f"run {run.run_id} is not pulled: {why} (fix: {fix})")
     return reasons
 
 
@@ -132,15 +157,17 @@ def decide(alias: str, verb: str, runs: Sequence[RunEvidence],
         require_approval: False only to judge the evidence alone (a dry run without
             ``--approve``, or before prompting).
     """
-    expected = approval_token(alias, verb)
+    accepted = approval_tokens(alias, verb)
+    expected = accepted[0]
     reasons = run_reasons(runs, alias) + list(grid_reasons)
     if not stop_command:
         reasons.append(f"no stop_command for {alias} in config/hosts.yaml: rgt runs the "
                        f"platform's '{verb}' only through it (fix: add stop_command: [argv…] "
                        f"under hosts: {alias}:)")
-    if approval is not None and approval != expected:
-        reasons.append(f"approval {approval!r} is not the exact action {expected!r} "
-                       f"(fix: type or pass --approve {expected})")
+    if approval is not None and approval not in accepted:
+        reasons.append(f"approval {approval!r} is not the exact action "
+                       f"{' or '.join(map(repr, accepted))} "
+                       f"(fix: type or pass --approve {accepted[-1]})")
     elif approval is None and require_approval:
         reasons.append(f"not approved (fix: type {expected} at the prompt, or pass "
                        f"--approve {expected})")
@@ -170,23 +197,31 @@ def parse_survey(text: str) -> dict:
 def combine(survey_runs: Mapping[str, dict], running: set[str],
             local: Mapping[str, tuple[str | None, str | None]],
             at_risk: Mapping[str, str] | None = None,
-            approved: Set[str] = frozenset()) -> list[RunEvidence]:
+            approved: Set[str] = frozenset(),
+            weights_only: Mapping[str, str | None] | None = None) -> list[RunEvidence]:
     """Evidence per run from the host's survey, its running jobs and the local bundles.
 
     ``local[run_id]`` is (verified manifest digest or None, damage or None); ``at_risk[run_id]``
-    what stopping a running one loses; ``approved`` the runs passed with ``--approve-loss``. A
-    running job with no run or checkpoint directory yet is evidence too: it blocks like any
-    running run.
+    what stopping a running one loses; ``approved`` the runs passed with ``--approve-loss``;
+    ``weights_only[run_id]``, for a weights-only bundle, why its newest checkpoint is not
+    safely mirrored (None: it is). A running job with no run or checkpoint directory yet is
+    evidence too: it blocks like any running run.
     """
-    at_risk = at_risk or {}
+    at_risk, weights_only = at_risk or {}, weights_only or {}
 
     def live(run_id: str) -> dict:
         return {"at_risk": at_risk.get(run_id), "loss_approved": run_id in approved
                 and run_id in running}
 
+    def kind(run_id: str) -> dict:
+        return {"weights_only": run_id in weights_only,
+                "mirror_problem": weights_only.get(run_id)}
+
     runs = [RunEvidence(run_id, entry.get("manifest_sha256"), entry.get("error"),
                         run_id in running, *local.get(run_id, (None, None)),
-                        remote_files=entry.get("files"), **live(run_id))
+                        remote_files=entry.get("files"),
+                        remote_weights_only_sha256=entry.get("weights_only_sha256"),
+                        **live(run_id), **kind(run_id))
             for run_id, entry in sorted(survey_runs.items())]
     return runs + [RunEvidence(run_id, running=True, **live(run_id))
                    for run_id in sorted(running - set(survey_runs))]

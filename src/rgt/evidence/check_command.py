@@ -43,6 +43,9 @@ def register(subparsers) -> None:
     parser.add_argument("--out", default="evidence/data.json", help="default: %(default)s")
     parser.add_argument("--check", action="store_true",
                         help="compare with the pins in --out instead of writing them")
+    parser.add_argument("--export", metavar="DIR",
+                        help="also write the data and splits as files under DIR (what DVC "
+                             "versions and pushes: `dvc.yaml`'s data stage)")
     parser.set_defaults(func=run_data_pin)
 
 
@@ -119,7 +122,7 @@ def run_data_pin(args: argparse.Namespace) -> int:
     """Handler of ``rgt data-pin``: write the pins, or check the data against them."""
     # lazy (--help imports every verb): loads numpy, pydantic, yaml
     from rgt.config import load_config
-    from rgt.evidence.datapin import require_pins, write_pins
+    from rgt.evidence.datapin import export_data, require_pins, write_pins
 
     config = load_config(args.config)
     if args.check:
@@ -128,4 +131,7 @@ def run_data_pin(args: argparse.Namespace) -> int:
     else:
         pins = write_pins(config, args.out)
         print(f"{args.out}: {len(pins['data'])} pinned", file=sys.stderr)
+    if args.export:
+        folders = export_data(config, args.export)
+        print(f"{args.export}: {len(folders)} dataset(s) written", file=sys.stderr)
     return 0

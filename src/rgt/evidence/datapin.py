@@ -7,10 +7,14 @@ reproduction with the experiment and both hashes instead of yielding quietly dif
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
-from rgt.base.files import write_json
+import numpy as np
+
+from rgt.base.files import write_bytes, write_json
 from rgt.config import Config
+from rgt.data import load_dataset, make_split
 from rgt.deliver.inputs import DeliveryError, read_document
 from rgt.plan.runplan import plan_runs
 
@@ -32,6 +36,30 @@ def write_pins(config: Config, out: str | Path) -> dict:
     pins = data_pins(config)
     write_json(out, pins)
     return pins
+
+
+def export_data(config: Config, out_dir: str | Path) -> list[Path]:
+    """The data and split of every planned run as plain files, for DVC to version and push:
+    ``<out_dir>/<name>-<data sha256[:12]>/{inputs,labels,ids}.npy`` and
+    ``split-<split sha256[:12]>.json`` (the sample ids of each split). Deterministic bytes,
+    so a rebuild from the same data changes nothing. Returns the directories written."""
+    written = {}
+    for data, spec in {spec.settings.data: spec for spec in plan_runs(config)}.items():
+        dataset = load_dataset(data)
+        folder = Path(out_dir) / f"{dataset.name}-{spec.data_sha256[:12]}"
+        for field in ("inputs", "labels", "ids"):
+            write_bytes(folder / f"{field}.npy", _npy(getattr(dataset, field)))
+        split = {name: sorted(int(i) for i in ids)
+                 for name, ids in make_split(dataset, data.split).items()}
+        write_json(folder / f"split-{spec.split_sha256[:12]}.json", split)
+        written[folder] = None
+    return list(written)
+
+
+def _npy(array: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=False)
+    return buffer.getvalue()
 
 
 def check_pins(config: Config, pinned_path: str | Path) -> list[str]:

@@ -33,6 +33,9 @@ class HostEntry:
     auto_stop: bool = False
     host_stop_command: tuple[str, ...] | None = None
     slots: int | None = None
+    max_spend: float | None = None
+    max_spend_per_run: float | None = None
+    alarm_webhook: str | None = None
 
     def root(self, project: Path) -> str:
         """The project directory on the host (the executor's default when none is set)."""

@@ -51,7 +51,20 @@ def validate_hosts(data: Any, path: Path) -> dict[str, HostEntry]:
         fixes = "; ".join(dict.fromkeys(fix for _, fix in described))
         raise ConfigError(f"{path} is invalid:\n  {problems}",
                           fixes.replace("config/config.yaml", EXAMPLE))
-    return {alias: _entry(alias, fields) for alias, fields in data["hosts"].items()}
+    hosts = {alias: _entry(alias, fields) for alias, fields in data["hosts"].items()}
+    for entry in hosts.values():
+        _check_caps(entry, path)
+    return hosts
+
+
+def _check_caps(entry: HostEntry, path: Path) -> None:
+    """A spending cap is money: it needs the price it is counted from."""
+    capped = [name for name in ("max_spend", "max_spend_per_run") if getattr(entry, name)]
+    if capped and entry.price_per_hour is None:
+        raise ConfigError(f"{path}: host {entry.alias} sets {' and '.join(capped)} but no "
+                          "price_per_hour, so its spending cannot be counted",
+                          f"add price_per_hour: <cost per hour> under hosts: {entry.alias}: "
+                          f"in {path}, or remove {capped[0]}")
 
 
 def _entry(alias: str, fields: dict) -> HostEntry:

@@ -10,6 +10,12 @@ else the run's ``checkpoint.mtbf_hours``). A host that vanishes without warning 
 since the newest mirrored checkpoint: on average half an interval plus half a checkpoint
 interval, never more than one mirror interval plus one checkpoint interval (docs/mirror.md).
 A fixed ``every_seconds`` overrides the formula.
+
+The checkpoint cadence is planned with it: the trainer is told to checkpoint at least every
+``checkpoint_ceiling(interval, mirror_seconds)`` seconds, one interval less the mirror's own
+survey-and-copy time (twice the last one, at least a second). Every mirror then finds a
+checkpoint at most one interval old, and the stated bound, one mirror interval plus one
+checkpoint interval (both the interval), holds with the copy's time counted.
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ from dataclasses import dataclass
 
 DEFAULT_LINK_BYTES_PER_S = 10e6  # 80 Mbit/s until the first mirror has measured the link
 FLOOR_SECONDS = 5.0
+MIN_MARGIN_SECONDS = 1.0
+MIN_CEILING_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
@@ -52,3 +60,10 @@ def mirror_interval(checkpoint_bytes: int, mtbf_hours: float,
     balanced = math.sqrt(2.0 * mtbf_hours * 3600.0 * transfer)
     return MirrorInterval(max(FLOOR_SECONDS, transfer, balanced), transfer, mtbf_hours, link,
                           fixed=False)
+
+
+def checkpoint_ceiling(interval_seconds: float, mirror_seconds: float) -> float:
+    """The seconds the trainer may go without a checkpoint so that one mirror interval covers
+    a save and the copy that follows it (``mirror_seconds``: the last survey and copy)."""
+    margin = max(MIN_MARGIN_SECONDS, 2.0 * max(mirror_seconds, 0.0))
+    return max(MIN_CEILING_SECONDS, interval_seconds - margin)

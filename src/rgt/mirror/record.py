@@ -44,7 +44,25 @@ class MirrorRecord:
     """Mean seconds per training step measured from the host's heartbeats (None: unknown)."""
     interval_formula: str = ""
     """How ``interval_seconds`` follows from size, link and MTBF (``MirrorInterval.formula``)."""
+    checked_at: str = ""
+    """When the mirror last looked at the host (every interval, new checkpoint or not)."""
+    checkpoint_every_seconds: float | None = None
+    """The longest the trainer goes without a checkpoint, as planned with the interval."""
+    host_step: int | None = None
+    """The host's newest complete checkpoint when it was last checked."""
+    behind: str = ""
+    """Why the mirror is not keeping its interval (empty while it is)."""
+    mirrored_by: str = "controller"
+    """``controller`` (pulled by the laptop's mirror) or ``host`` (pushed by the host's own)."""
     schema: str = SCHEMA
+
+    @property
+    def loss_bound_seconds(self) -> float | None:
+        """The most work (in seconds) a host lost without warning costs: one mirror interval
+        plus one checkpoint interval (None when the checkpoint interval is not planned)."""
+        if self.checkpoint_every_seconds is None:
+            return None
+        return self.interval_seconds + self.checkpoint_every_seconds
 
     def age_seconds(self, now: datetime | None = None) -> float:
         """Seconds since the host saved this checkpoint."""
@@ -58,7 +76,12 @@ class MirrorRecord:
 
 def read_mirror(state_dir: Path) -> MirrorRecord | None:
     """The run's mirror record, or None when it has none (or it is not a v1 record)."""
-    body = read_json(Path(state_dir) / FILE_NAME)
+    return record_from(read_json(Path(state_dir) / FILE_NAME))
+
+
+def record_from(body: object) -> MirrorRecord | None:
+    """A mirror record from its parsed JSON (a file here, or a bucket's object); None when it
+    is not a v1 record."""
     if not isinstance(body, dict) or body.get("schema") != SCHEMA:
         return None
     fields = set(MirrorRecord.__dataclass_fields__)
@@ -66,6 +89,12 @@ def read_mirror(state_dir: Path) -> MirrorRecord | None:
         return MirrorRecord(**{key: value for key, value in body.items() if key in fields})
     except TypeError:
         return None
+
+
+def newer(*records: MirrorRecord | None) -> MirrorRecord | None:
+    """The record of the newest step among ``records`` (None when there is none)."""
+    present = [record for record in records if record is not None]
+    return max(present, key=lambda record: record.step, default=None)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,9 @@
 """What a host holds for one run's state directory: its checkpoint markers and heartbeat.
 
-``survey_command`` builds the one command that asks (run with the host's interpreter);
-``parse_survey`` reads the reply. Nothing here talks to a host.
+``survey_command`` builds the one command that asks (run with the host's interpreter); it
+also writes the checkpoint ceiling the mirror plans (``cadence.json``, read by the trainer) when
+that changed, so planning the cadence costs no extra round trip. ``parse_survey`` reads the
+reply. Nothing here talks to a host.
 """
 
 from __future__ import annotations
@@ -9,14 +11,26 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from rgt.train.cadence import CADENCE_SCHEMA
 from rgt.train.checkpoint import SCHEMA as CHECKPOINT_SCHEMA
 
 SURVEY_SCHEMA = "rgt/mirror-survey/v1"
 SMALL_FILES = ("train.log", "status.json", "heartbeat.json", "probes.json")
 _SURVEY = r"""
-import json, os, re, sys
-d, schema, small = sys.argv[1], sys.argv[2], sys.argv[3:]
-out = {"schema": schema, "exists": os.path.isdir(d), "markers": [], "files": {}}
+import json, os, re, sys, time
+d, schema, cadence, small = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+out = {"schema": schema, "exists": os.path.isdir(d), "markers": [], "files": {},
+       "now": time.time()}
+if cadence != "-" and out["exists"]:
+    path = os.path.join(d, "cadence.json")
+    try:
+        same = json.load(open(path)) == json.loads(cadence)
+    except Exception:
+        same = False
+    if not same:
+        with open(path + ".tmp", "w") as handle:
+            handle.write(cadence)
+        os.replace(path + ".tmp", path)
 names = sorted(os.listdir(d)) if out["exists"] else []
 for name in names:
     path = os.path.join(d, name)
@@ -66,6 +80,8 @@ class StateSurvey:
     small_files: dict[str, int]
     heartbeat: dict | None
     status: dict | None
+    now: float | None = None
+    """The host's clock when it answered (Unix seconds)."""
 
     @property
     def newest(self) -> Marker | None:
@@ -80,9 +96,15 @@ class StateSurvey:
         return None
 
 
-def survey_command(python: str, state_dir: str) -> list[str]:
-    """The argv that prints the survey of ``state_dir`` as one JSON line."""
-    return [python, "-c", _SURVEY, state_dir, SURVEY_SCHEMA, *SMALL_FILES]
+def survey_command(python: str, state_dir: str, ceiling_seconds: float | None = None,
+                   planned_by: str = "") -> list[str]:
+    """The argv that prints the survey of ``state_dir`` as one JSON line, first writing
+    ``cadence.json`` there (when the directory exists and it changed) with ``ceiling_seconds``:
+    the trainer then checkpoints at least that often (``rgt.train.cadence``)."""
+    cadence = "-" if ceiling_seconds is None else json.dumps(
+        {"schema": CADENCE_SCHEMA, "max_seconds": round(ceiling_seconds, 3), "by": planned_by},
+        sort_keys=True)
+    return [python, "-c", _SURVEY, state_dir, SURVEY_SCHEMA, cadence, *SMALL_FILES]
 
 
 def parse_survey(text: str) -> StateSurvey:
@@ -94,7 +116,8 @@ def parse_survey(text: str) -> StateSurvey:
                       {key: value for key, value in m.items() if key != "pt_bytes"})
                for m in body["markers"] if _is_complete(m)]
     return StateSurvey(bool(body["exists"]), sorted(markers, key=lambda m: -m.step),
-                       dict(body["files"]), body.get("heartbeat"), body.get("status"))
+                       dict(body["files"]), body.get("heartbeat"), body.get("status"),
+                       body.get("now"))
 
 
 def _is_complete(marker: dict) -> bool:

@@ -9,7 +9,7 @@ leaves a ``.part`` file beside the previous good checkpoint, never in its place.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rgt.base.clock import parse_time, utc_now_ms
@@ -35,9 +35,12 @@ class MirrorTarget:
     local_dir: Path
 
 
-def survey(host: RemoteHost, python: str, remote_dir: str) -> StateSurvey:
-    """The host's view of one run's state directory (one short command)."""
-    result = host.run(survey_command(python, remote_dir), timeout=60)
+def survey(host: RemoteHost, python: str, remote_dir: str, ceiling_seconds: float | None = None
+           ) -> StateSurvey:
+    """The host's view of one run's state directory (one short command), which also tells the
+    trainer the checkpoint ceiling when one is planned."""
+    command = survey_command(python, remote_dir, ceiling_seconds, f"mirror of {host.spec.alias}")
+    result = host.run(command, timeout=60)
     try:
         return parse_survey(result.stdout)
     except (ValueError, KeyError, TypeError) as error:
@@ -45,21 +48,49 @@ def survey(host: RemoteHost, python: str, remote_dir: str) -> StateSurvey:
                        f"check that {python} runs on the host") from None
 
 
+@dataclass(frozen=True)
+class MirrorPlan:
+    """What one mirror is asked to keep: its interval (and why), and the checkpoint ceiling
+    told to the trainer (None: the checkpoint cadence is not planned with the mirror)."""
+
+    interval_seconds: float
+    formula: str = ""
+    ceiling_seconds: float | None = None
+
+
 def mirror_once(host: RemoteHost, python: str, target: MirrorTarget,
-                interval_seconds: float, interval_formula: str = "") -> MirrorRecord | None:
+                interval_seconds: float | MirrorPlan, interval_formula: str = ""
+                ) -> MirrorRecord | None:
     """Mirror the newest complete checkpoint if it is newer than the mirror's; the record.
 
-    Returns the (possibly unchanged) mirror record, or None when neither side has one.
-    Raises ``RgtError`` (incl. ``TransferError``) when a transfer fails: the previous mirror
-    stays as it was.
+    ``interval_seconds`` is the interval in force, or the whole ``MirrorPlan``. Every call
+    rewrites ``MIRROR.json`` (when there is a mirrored checkpoint) with when it looked, the
+    plan, the host's newest checkpoint and why the mirror is behind, if it is. Returns the
+    record, or None when neither side has a checkpoint. Raises ``RgtError`` (incl.
+    ``TransferError``) when a transfer fails: the previous mirror stays as it was.
     """
-    state = survey(host, python, target.remote_dir)
+    plan = interval_seconds if isinstance(interval_seconds, MirrorPlan) else MirrorPlan(
+        float(interval_seconds), interval_formula)
+    state = survey(host, python, target.remote_dir, plan.ceiling_seconds)
     previous = read_mirror(target.local_dir)
     newest = state.newest
     _pull_small_files(host, target, state)
     if newest is None or (previous and previous.step >= newest.step
                           and _still_holds(target.local_dir, previous)):
-        return previous
+        record = previous
+    else:
+        record = _mirror_newest(host, target, state, previous)
+    if record is None:
+        return None
+    record = replace(record, **checked(plan, state))
+    record.write(target.local_dir)
+    return record
+
+
+def _mirror_newest(host: RemoteHost, target: MirrorTarget, state: StateSurvey,
+                   previous: MirrorRecord | None) -> MirrorRecord:
+    """Copy the host's newest complete checkpoint here (file, then marker), then prune."""
+    newest = state.newest
     stats = pull(host, target.remote_dir, [newest.file], target.local_dir,
                  expected={newest.file: newest.sha256})
     # The marker goes last, as the host's own store writes it (from the survey: the host may
@@ -69,11 +100,44 @@ def mirror_once(host: RemoteHost, python: str, target: MirrorTarget,
     record = MirrorRecord(
         target.run_id, host.spec.alias, newest.step, _total_steps(state), newest.file,
         newest.bytes, newest.sha256, newest.created_at, utc_now_ms(), stats.seconds,
-        stats.bytes_sent, interval_seconds, state.remote_step, _step_seconds(previous, state),
-        interval_formula)
+        stats.bytes_sent, 0.0, state.remote_step, _step_seconds(previous, state))
     record.write(target.local_dir)
-    _prune(target.local_dir)
+    prune(target.local_dir)
     return record
+
+
+def checked(plan: MirrorPlan, state: StateSurvey) -> dict:
+    """The fields every check refreshes: when, the plan, the host's newest checkpoint, and
+    why the mirror is behind (the trainer not checkpointing within the plan)."""
+    newest = state.newest
+    return {"checked_at": utc_now_ms(), **stated(plan),
+            "host_step": newest.step if newest else None,
+            "behind": _late_checkpoint(plan, state)}
+
+
+def stated(plan: MirrorPlan) -> dict:
+    """The record's fields that state the plan: the interval, why, and the checkpoint
+    interval planned with it (the interval itself; None when the cadence is not planned)."""
+    interval = round(plan.interval_seconds, 3)
+    return {"interval_seconds": interval, "interval_formula": plan.formula,
+            "checkpoint_every_seconds": None if plan.ceiling_seconds is None else interval}
+
+
+def _late_checkpoint(plan: MirrorPlan, state: StateSurvey) -> str:
+    """Why no new checkpoint reached the mirror although the plan promised one, if so."""
+    newest, status = state.newest, state.status or {}
+    if plan.ceiling_seconds is None or newest is None or status.get("state") != "running" \
+            or state.now is None:
+        return ""
+    try:
+        age = state.now - parse_time(newest.created_at).timestamp()
+    except ValueError:
+        return ""
+    if age <= plan.interval_seconds:
+        return ""
+    return (f"the host's newest checkpoint (step {newest.step}) is {age:.0f} s old: the "
+            f"trainer has not checkpointed within the planned {plan.interval_seconds:.0f} s "
+            "(a save slower than a tenth of the interval, or a stalled trainer)")
 
 
 def _pull_small_files(host: RemoteHost, target: MirrorTarget, state: StateSurvey) -> None:
@@ -117,7 +181,7 @@ def _step_seconds(previous: MirrorRecord | None, state: StateSurvey) -> float | 
     return seconds / steps if steps > 0 and seconds > 0 else previous.step_seconds
 
 
-def _prune(local_dir: Path) -> None:
+def prune(local_dir: Path) -> None:
     """Keep the newest ``KEEP`` complete mirrored checkpoints; delete older ones, marker first."""
     for info in CheckpointStore(local_dir, keep=KEEP).complete()[KEEP:]:
         info.marker.unlink(missing_ok=True)

@@ -228,13 +228,43 @@ class BudgetVerdict:
         return "\n".join((head, *self.reasons))
 
 
+@dataclass(frozen=True)
+class InodeCap:
+    """A platform's quota of files that ``df -i`` does not show, on one mount."""
+
+    inodes: int
+    mount: str
+    platform: str
+
+    def describe(self) -> str:
+        return f"{self.platform}'s inode cap of {self.inodes:,} on {self.mount}"
+
+
+def inode_cap_for(platform: dict | None, root: str, mount: str) -> InodeCap | None:
+    """The platform's inode cap when the project ``root`` (on the filesystem mounted at
+    ``mount``) lies on the capped mount; None elsewhere (AutoDL's cap is its network FS's, not
+    the data disk's nor ``/``'s). One rule for ``rgt up`` and the executor."""
+    if not platform or not platform.get("inode_cap"):
+        return None
+    capped = platform["inode_cap_mount"].rstrip("/") or "/"
+
+    def under(path: str) -> bool:
+        return path == capped or path.startswith(capped.rstrip("/") + "/")
+
+    if not (under(mount) or under(root)):
+        return None
+    return InodeCap(int(platform["inode_cap"]), capped,
+                    platform.get("display_name") or platform.get("name", "the platform"))
+
+
 def disk_budget(plan: BudgetPlan, disk: Filesystem, inodes: Filesystem | None = None,
-                inode_cap: int | None = None) -> BudgetVerdict:
+                inode_cap: InodeCap | None = None) -> BudgetVerdict:
     """Judge ``plan`` against the free bytes and inodes of the filesystem it will write to.
 
     Needs ``checkpoint_bytes × keep × runs + scratch_bytes`` bytes and
     ``files_per_run × runs + scratch_files`` inodes, within the free space less ``plan.margin``.
-    ``inode_cap`` is a platform's quota that ``df -i`` does not show (AutoDL's network FS).
+    ``inode_cap`` is a platform's quota that ``df -i`` does not show (AutoDL's network FS), as
+    ``inode_cap_for`` finds it for this filesystem; the refusal names it.
     """
     if disk.free is None:
         raise AuditError(f"df reports no free bytes for {disk.mount}",
@@ -247,20 +277,27 @@ def disk_budget(plan: BudgetPlan, disk: Filesystem, inodes: Filesystem | None = 
     if need_bytes > usable_bytes:
         reasons.append(_bytes_reason(plan, disk, need_bytes, usable_bytes))
     if usable_inodes is not None and need_inodes > usable_inodes:
+        capped = f" ({inode_cap.describe()}, {_cap_use(inodes)})" if inode_cap else ""
         reasons.append(f"inodes: {plan.files_per_run:,} files × {plan.runs} runs + scratch "
                        f"{plan.scratch_files:,} = {need_inodes:,} needed, but only "
-                       f"{usable_inodes:,} are usable on {disk.mount}")
+                       f"{usable_inodes:,} are usable on {disk.mount}{capped}")
     return BudgetVerdict(not reasons, disk.mount, need_bytes, usable_bytes, disk.free,
                          need_inodes, usable_inodes, tuple(reasons))
 
 
-def _usable_inodes(inodes: Filesystem | None, cap: int | None, margin: float) -> int | None:
+def _cap_use(inodes: Filesystem | None) -> str:
+    used = inodes.used if inodes is not None and inodes.used is not None else 0
+    return f"{used:,} in use"
+
+
+def _usable_inodes(inodes: Filesystem | None, cap: InodeCap | None, margin: float
+                   ) -> int | None:
     candidates = []
     if inodes is not None and inodes.free is not None and inodes.total:
         candidates.append(inodes.free)
     if cap is not None:
         used = inodes.used if inodes is not None and inodes.used is not None else 0
-        candidates.append(max(cap - used, 0))
+        candidates.append(max(cap.inodes - used, 0))
     return int(min(candidates) * (1 - margin)) if candidates else None
 
 

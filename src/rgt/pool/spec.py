@@ -7,6 +7,7 @@ schema of ``config/hosts.yaml``) whose every host joins. A host's slots come fro
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,12 +55,25 @@ def pool_hosts(host_setting: str | None, pool_file: str | None, registry: Path,
     if pool_file:
         entries = _load_pool_file(Path(pool_file))
         return [PoolHost(entry, entry.slots) for entry in entries.values()]
-    if not aliases:
-        raise ConfigError("no host: pass --rgt-host ALIAS[,ALIAS...] or --rgt-pool FILE",
-                          "an alias from ~/.ssh/config, or a hosts file listing the pool")
     known = load_hosts(registry)
+    if not aliases:
+        raise _no_host(known, Path(os.path.relpath(registry)), platform)
     return [PoolHost(known.get(alias) or HostEntry(alias, platform),
                      known[alias].slots if alias in known else None) for alias in aliases]
+
+
+def _no_host(known: dict[str, HostEntry], registry: Path, platform: str) -> ConfigError:
+    """The refusal of a run without a host: the registered hosts and the command to type."""
+    if not known:
+        return ConfigError(f"no host: pass --rgt-host ALIAS (no host is registered in "
+                           f"{registry} yet)",
+                           f"`rgt up ALIAS --platform {platform}` checks a host and registers "
+                           f"it, then: snakemake --profile {platform} --rgt-host ALIAS")
+    listed = ", ".join(f"{alias} ({entry.platform})" for alias, entry in sorted(known.items()))
+    alias = next((a for a, e in sorted(known.items()) if e.platform == platform), min(known))
+    return ConfigError(f"no host: pass --rgt-host ALIAS; hosts in {registry}: {listed}",
+                       f"snakemake --profile {known[alias].platform} --rgt-host {alias}   "
+                       f"(or --rgt-host a,b for a pool, --rgt-pool FILE)")
 
 
 def _load_pool_file(path: Path) -> dict[str, HostEntry]:

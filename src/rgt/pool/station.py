@@ -14,24 +14,32 @@ from rgt.base.files import write_json
 from rgt.base.hashing import digest_json
 from rgt.config import Config
 from rgt.mirror import setup as mirror_setup
-from rgt.mirror.sync import MirrorTarget, seed_host
+from rgt.mirror.bucket_store import BucketStore
+from rgt.mirror.record import newer, read_mirror
+from rgt.mirror.sync import MirrorTarget, prune, seed_host
 from rgt.pool.keeper import LeaseKeeper
 from rgt.pool.spec import PoolHost, audit_slots
+from rgt.pull.home import Pulled, place_outputs, pull_bundle, verify_in_subprocess
 from rgt.remote.jobs import JobStatus, Lease
 from rgt.remote.runner import RemoteRunner
+from rgt.remote.spend import refuse_past_cap
 from rgt.remote.ssh import RemoteHost
 from rgt.remote.up import audit_path, planned_checkpoints
+from rgt.remote.warnings_once import remember_host
 
-MAX_BACKOFF_S = 300
+MAX_BACKOFF_S = 60  # a silent host is retried, and reported, at least this often
 
 
 @dataclass
 class MirrorOptions:
-    """The profile's mirror settings and the facts the interval depends on."""
+    """The profile's mirror settings and the facts the interval depends on; ``bucket``: the
+    host-side mirror's target (``--rgt-host-mirror``), checked reachable."""
 
     setting: str
     every_seconds: float | None
     platform: dict
+    bucket: BucketStore | None = None
+    bucket_every_seconds: float | None = None
 
 
 @dataclass
@@ -51,6 +59,7 @@ class Station:
     mirror: object | None = None
     audit: dict | None = None
     keeper: object | None = None
+    reached: bool = False  # answered at least once (audited) in this controller's life
 
     @property
     def alias(self) -> str:
@@ -63,7 +72,12 @@ class Station:
 
     @property
     def free(self) -> int:
-        return 0 if self.unreachable_since is not None else self.slots - len(self.running)
+        """Free slots; none for a silent host, except that a host never reached is tried
+        again by a placement once its back-off has passed (nothing else probes it)."""
+        if self.unreachable_since is not None and (
+                self.reached or time.monotonic() < self.next_probe_at):
+            return 0
+        return self.slots - len(self.running)
 
     def tree(self, config: Config) -> str:
         """Audit the host and deploy the code once per config; the pushed tree's hash.
@@ -75,6 +89,8 @@ class Station:
             self.runner.resolve_root()
             plan = planned_checkpoints(config, self.project)
             self.audit = self.runner.audit(plan)
+            self.reached = True
+            remember_host(self.project, self.alias, self.member.entry.platform)
             write_json(audit_path(self.project, self.alias), self.audit)
             self.report(f"rgt: {self.alias}: "
                         f"{self.audit['budget']['summary'].splitlines()[0]}")
@@ -110,11 +126,18 @@ class Station:
         self._unreachable(time.monotonic(), error)
 
     def _unreachable(self, now: float, error: Exception) -> None:
+        first = self.unreachable_since is None
         self.unreachable_since = self.unreachable_since or now
         self.backoff = min(MAX_BACKOFF_S, max(10.0, 2 * self.backoff))
         self.next_probe_at = now + self.backoff
-        self.report(f"rgt: {self.alias} unreachable ({error}); its job states are unknown, "
-                    f"not changed; retrying in {self.backoff:.0f} s")
+        what = "its job states are unknown, not changed" if self.running else "no job started"
+        if first:
+            self.report(f"rgt: {self.alias} unreachable ({error}); {what}; retrying in "
+                        f"{self.backoff:.0f} s")
+        else:
+            silent = now - self.unreachable_since
+            self.report(f"rgt: {self.alias} still unreachable for {silent:.0f} s; {what}; "
+                        f"retrying in {self.backoff:.0f} s")
 
     def unreachable_for(self) -> float:
         """Seconds since the host last failed to answer after answering (0: it answers)."""
@@ -148,15 +171,76 @@ class Station:
                 mirror_setup.mtbf_hours(options.platform, config), self.report)
         return mirror_setup.target(run_id, self.runner.layout, root)
 
+    def staging_target(self, run_id: str, config: Config) -> MirrorTarget | None:
+        """Where a bucket's checkpoint lands on its way to a host when the controller does not
+        mirror (``rgt-mirror: off``): the project's checkpoint directory."""
+        if self.mirror_options.bucket is None:
+            return None
+        root = mirror_setup.mirror_root(mirror_setup.LOCAL, self.project, config)
+        return mirror_setup.target(run_id, self.runner.layout, root)
+
+    def plan_host_mirror(self, config: Config) -> None:
+        """The ``rgt host-mirror`` options the runner starts it with, beside each job."""
+        options = self.mirror_options
+        if options.bucket is None:
+            return
+        target = options.bucket.target
+        self.runner.host_mirror = [
+            "--target", target.url, "--host-name", self.alias, "--mtbf-hours",
+            str(mirror_setup.mtbf_hours(options.platform, config)),
+            *(["--endpoint", target.endpoint] if target.endpoint else []),
+            *(["--every", str(options.bucket_every_seconds)]
+              if options.bucket_every_seconds else [])]
+
     def seed_and_launch(self, run_id: str, tree: str, target: MirrorTarget | None,
                         lease: Lease | None) -> None:
-        """A host without the run's newest checkpoint gets the mirror's first, then the job."""
+        """A host without the run's newest checkpoint gets the mirror's first (the newest of
+        the controller's and the bucket's), then the job; none on a host already past its
+        spending cap."""
+        refuse_past_cap(self.runner.host, self.member.entry)
+        if target is not None and self.mirror_options.bucket is not None:
+            self._from_bucket(run_id, target)
         if target is not None:
             step = seed_host(self.runner.host, self.runner.python, target)
             if step is not None:
                 self.report(f"rgt: {run_id}: pushed the mirrored checkpoint of step {step} to "
                             f"{self.alias}; training resumes from it")
         self.runner.launch(run_id, tree, lease=lease)
+
+    def _from_bucket(self, run_id: str, target: MirrorTarget) -> None:
+        """Bring the bucket's checkpoint here when it is newer than the local mirror's."""
+        bucket = self.mirror_options.bucket
+        remote, local = bucket.record(run_id), read_mirror(target.local_dir)
+        if remote is None or newer(local, remote) is local:
+            return
+        bucket.download(run_id, remote, target.local_dir)
+        prune(target.local_dir)
+        self.report(f"rgt: {run_id}: the bucket {bucket.target.url} holds the newest checkpoint "
+                    f"(step {remote.step}, mirrored by {remote.host}'s host-side mirror); "
+                    "fetched, sha256 verified")
+
+    def bring_home(self, run_id: str, outputs: list[Path], export: Path) -> Pulled:
+        """A finished run as a verified bundle in ``export/<run-id>`` (the one ``rgt down``
+        accepts), then Snakemake's ``outputs`` from it. After one last mirror: when the mirror
+        (the project's own) then holds the host's newest checkpoint, the checkpoints stay on
+        the host and the bundle is weights-only."""
+        record = self.mirror.last_mirror(run_id) if self.mirror is not None else None
+        weights_only = (record is not None and record.step == record.host_step
+                        and self.mirror_options.setting == mirror_setup.LOCAL)
+        runner = self.runner
+        pulled = pull_bundle(runner.host, runner.python, runner.layout.root, run_id, export,
+                             weights_only, say=self.report, verify=verify_in_subprocess)
+        if pulled.bundle is None:
+            raise RgtError(f"the bundle of {run_id} did not verify ({pulled.outcome.reason}); "
+                           f"the attempt is kept in {pulled.outcome.path}",
+                           f"read its REASON.json; `rgt pull {run_id} --host {self.alias}` "
+                           "makes a fresh attempt")
+        if not pulled.outcome.ok:
+            self.report(f"rgt: {export / run_id} holds another bundle of {run_id}: the new one "
+                        f"verified and is kept in {pulled.bundle}; move the old one aside and "
+                        f"`rgt pull {run_id} --host {self.alias}` before `rgt down`")
+        place_outputs(pulled.bundle, outputs)
+        return pulled
 
     def release(self, key: str) -> None:
         """The job no longer runs here (finished, failed or moved)."""

@@ -118,7 +118,7 @@ def verify_bundle(bundle: Path, run_id: str | None = None,
     listed = {e["path"]: e for e in manifest["files"] if not path_problem(e["path"])}
     problems += [p for rel, entry in listed.items() if (p := file_problem(bundle, entry))]
     problems += unlisted_problems(bundle, set(listed))
-    problems += required_problems(set(listed))
+    problems += required_problems(set(listed), bool(manifest.get("weights_only")))
     present = [rel for rel in listed if rel.endswith(".pt") and _is_file(bundle / rel)]
     problems += checkpoint_problems(bundle, present, allow_unsafe_pickle)
     return problems
@@ -193,17 +193,33 @@ def unlisted_problems(bundle: Path, listed: set[str]) -> list[Problem]:
     return problems
 
 
-def required_problems(listed: set[str]) -> list[Problem]:
-    """A sealed run (one with ``run/run.json``) must bring its weights and a checkpoint."""
+def required_problems(listed: set[str], weights_only: bool = False) -> list[Problem]:
+    """A sealed run (one with ``run/run.json``) must bring its weights and a checkpoint (a
+    weights-only bundle: a checkpoint's marker, which the gate matches with the mirror)."""
     if "run/run.json" not in listed:
         return []
     problems = []
     if "run/model.pt" not in listed:
         problems.append(Problem("run/model.pt", "missing", "a sealed run must have its weights"))
-    if not any(rel.startswith("checkpoints/") and rel.endswith(".pt") for rel in listed):
+    wanted = ".json" if weights_only else ".pt"
+    if not any(rel.startswith("checkpoints/step-") and rel.endswith(wanted) for rel in listed):
+        what = "a checkpoint's marker (step-*.json)" if weights_only else "a checkpoint (*.pt)"
         problems.append(Problem("checkpoints/", "missing",
-                                "a sealed run must have at least one checkpoint (*.pt)"))
+                                f"a sealed run must have at least {what}"))
     return problems
+
+
+def newest_marker(bundle: Path) -> dict | None:
+    """The newest checkpoint marker a bundle holds (``checkpoints/step-*.json``), or None."""
+    markers = sorted(Path(bundle, "checkpoints").glob("step-*.json"))
+    for path in reversed(markers):
+        try:
+            body = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        if isinstance(body, dict) and isinstance(body.get("sha256"), str):
+            return body
+    return None
 
 
 def checkpoint_problems(bundle: Path, rels: list[str], allow_unsafe: bool) -> list[Problem]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -81,17 +82,20 @@ def verified_record(manifest: dict) -> dict:
     return {"schema": VERIFIED_SCHEMA, "run_id": manifest["run_id"],
             "manifest_sha256": manifest_sha256(manifest), "files": len(manifest["files"]),
             "bytes": sum(entry["bytes"] for entry in manifest["files"]),
-            "verified_at": utc_now()}
+            "weights_only": bool(manifest.get("weights_only")), "verified_at": utc_now()}
 
 
-def closeout(export: Path, run_id: str, allow_unsafe_pickle: bool = False) -> Outcome:
+def closeout(export: Path, run_id: str, allow_unsafe_pickle: bool = False,
+             verify: Callable[[Path, str, bool], list[Problem]] = verify_bundle) -> Outcome:
     """Verify ``<export>/.partial/<run_id>`` and move it to ``export/<run_id>`` or quarantine.
 
     An ``export/<run_id>`` verified with the same manifest makes this a no-op success (the
     attempt stays where it is); one with another manifest sends the attempt to quarantine.
+    ``verify`` is ``verify_bundle`` (the executor runs it in a process of its own: it loads
+    the checkpoints with torch, which the controller never imports).
     """
     export, partial = Path(export), partial_dir(export, run_id)
-    problems = verify_bundle(partial, run_id, allow_unsafe_pickle)
+    problems = verify(partial, run_id, allow_unsafe_pickle)
     if problems:
         return quarantine(partial, export, run_id, "verification failed", problems)
     manifest, _ = read_manifest(partial)
@@ -165,3 +169,9 @@ def local_evidence(export: Path, run_id: str) -> tuple[str | None, str | None]:
     problems = shallow_problems(export / run_id, record["manifest_sha256"])
     damage = "; ".join(f"{p.path} {p.detail}" for p in problems[:5]) or None
     return record["manifest_sha256"], damage
+
+
+def is_weights_only(bundle: Path) -> bool:
+    """Whether a verified bundle left its checkpoints on the host (``rgt pull --weights-only``)."""
+    record = read_verified(bundle)
+    return bool(record and record.get("weights_only"))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rgt.base.errors import RgtError
 from rgt.hosts import add_host_options
-from rgt.pull.manifest import ManifestError, manifest_sha256
+from rgt.pull.manifest import ManifestError
 from rgt.pull.manifest import check_run_id as check
 
 
@@ -23,6 +23,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "With --verify-only DIR, only verify a bundle already on disk.")
     parser.add_argument("run_id", nargs="?", metavar="RUN_ID", help="the run to pull")
     parser.add_argument("--host", metavar="ALIAS", help="the host's alias in config/hosts.yaml")
+    parser.add_argument("--all", action="store_true",
+                        help="every run on the host that is not running and not yet pulled "
+                             "with its current manifest (in parallel, each resumable)")
+    parser.add_argument("--parallel", type=int, default=4, metavar="N",
+                        help="with --all: runs pulled at once, one connection each")
+    parser.add_argument("--weights-only", action="store_true",
+                        help="leave the checkpoint files on the host (their markers come): the "
+                             "sealed run, logs and job record; rgt down accepts it only while "
+                             "the mirror holds the newest checkpoint")
     add_host_options(parser)
     parser.add_argument("--export", default="export", help="where verified runs go")
     parser.add_argument("--verify-only", metavar="DIR", help="verify the bundle at DIR only")
@@ -40,11 +49,19 @@ def run_pull(args: argparse.Namespace) -> int:
             raise RgtError("rgt pull --verify-only DIR takes no RUN_ID or --host",
                            fix="run `rgt pull --verify-only DIR` alone")
         return verify_only(Path(args.verify_only), args.json, args.allow_unsafe_pickle)
+    if args.all:
+        if args.run_id or not args.host:
+            raise RgtError("rgt pull --all takes --host ALIAS and no RUN_ID",
+                           fix="run `rgt pull --all --host ALIAS`")
+        if args.parallel < 1:
+            raise RgtError(f"--parallel {args.parallel} is below 1",
+                           fix="give how many runs to pull at once, e.g. --parallel 4")
+        return pull_all(args)
     if not args.run_id or not args.host:
-        raise RgtError("rgt pull needs a RUN_ID and --host ALIAS (or --verify-only DIR)",
-                       fix="run `rgt pull RUN_ID --host ALIAS`")
+        raise RgtError("rgt pull needs a RUN_ID and --host ALIAS (or --all --host ALIAS, or "
+                       "--verify-only DIR)", fix="run `rgt pull RUN_ID --host ALIAS`")
     return pull_run(args.run_id, args.host, Path(args.hosts), args.ssh_config,
-                    Path(args.export), args.allow_unsafe_pickle)
+                    Path(args.export), args.allow_unsafe_pickle, args.weights_only)
 
 
 def verify_only(bundle: Path, as_json: bool, allow_unsafe: bool) -> int:
@@ -90,30 +107,42 @@ def _host(alias: str, hosts: Path):
 
 
 def pull_run(run_id: str, alias: str, hosts: Path, ssh_config: str | None, export: Path,
-             allow_unsafe: bool) -> int:
+             allow_unsafe: bool, weights_only: bool = False) -> int:
     """Pull, verify and close out one run; raise ``RgtError`` when it ends in quarantine."""
     # lazy (--help imports every verb): loads paramiko, rich, yaml
-    from rgt.pull.closeout import closeout, existing_state, partial_dir
-    from rgt.pull.fetch import build_manifest, fetch_manifest, refuse_if_running, transfer_bundle
+    from rgt.pull.fetch import refuse_if_running
+    from rgt.pull.home import pull_bundle
     from rgt.remote.ssh import RemoteHost, resolve_host
 
     check_run_id(run_id)
     entry = _host(alias, hosts)
-    root, partial = entry.root(Path.cwd()), partial_dir(export, run_id)
+    root = entry.root(Path.cwd())
     with RemoteHost(resolve_host(alias, ssh_config)) as host:
         refuse_if_running(host, root, run_id)
-        manifest = build_manifest(host, entry.python, root, run_id)
-        if existing_state(export, run_id, manifest_sha256(manifest)) == "same":
-            print(f"{export / run_id}: already pulled and verified with this manifest")
-            return 0
-        totals = manifest["totals"]
-        print(f"pulling run {run_id} from {alias}: {totals['files']} files, "
-              f"{totals['bytes']:,} bytes into {partial}", flush=True)
-        fetch_manifest(host, root, manifest, partial)
-        stats = transfer_bundle(host, root, manifest, partial)
-    print(f"transferred {stats.bytes_sent:,} bytes ({stats.files} files; "
-          f"{stats.files_skipped} already here); verifying", flush=True)
-    return report(closeout(export, run_id, allow_unsafe), run_id)
+        pulled = pull_bundle(host, entry.python, root, run_id, export, weights_only,
+                             allow_unsafe, say=lambda line: print(line, flush=True))
+    return report(pulled.outcome, run_id)
+
+
+def pull_all(args: argparse.Namespace) -> int:
+    """``rgt pull --all --host H``: every run not running and not pulled with its current
+    manifest, ``--parallel`` at a time; 0 only when each ends verified."""
+    # lazy (--help imports every verb): loads paramiko, rich, yaml
+    from rgt.pull.many import pull_many
+
+    entry = _host(args.host, Path(args.hosts))
+    outcomes = pull_many(entry, entry.root(Path.cwd()), args.ssh_config, Path(args.export),
+                         args.parallel, args.weights_only, args.allow_unsafe_pickle)
+    failed = {run_id: why for run_id, why in outcomes.items() if why}
+    for run_id, why in sorted(outcomes.items()):
+        print(f"{run_id}: {why or 'verified'}")
+    if failed:
+        raise RgtError(f"{len(failed)} of {len(outcomes)} runs on {args.host} did not end "
+                       "verified (listed above)",
+                       fix=f"run `rgt pull --all --host {args.host}` again: it resumes each "
+                           "transfer and skips what is verified")
+    print(f"{len(outcomes)} runs on {args.host}: every one verified in {args.export}")
+    return 0
 
 
 def report(outcome, run_id: str) -> int:

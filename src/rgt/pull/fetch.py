@@ -44,13 +44,16 @@ def run_builder(host: RemoteHost, python: str, args: list[str]) -> str:
     return result.stdout
 
 
-def build_manifest(host: RemoteHost, python: str, root: str, run_id: str) -> dict:
-    """Have the host (re)build and write ``jobs/<run_id>/PULL_MANIFEST.json``; return it.
+def build_manifest(host: RemoteHost, python: str, root: str, run_id: str,
+                   weights_only: bool = False) -> dict:
+    """Have the host (re)build and write ``jobs/<run_id>/PULL_MANIFEST.json``; return it
+    (``weights_only``: without the checkpoint files).
 
     Raises:
         RgtError: the manifest is empty (no such run at ``root``) or invalid.
     """
-    reply = run_builder(host, python, ["build", root, builder.check_run_id(run_id)])
+    args = ["build", root, builder.check_run_id(run_id)]
+    reply = run_builder(host, python, args + (["--weights-only"] if weights_only else []))
     try:
         manifest = json.loads(reply)
     except ValueError:

@@ -9,6 +9,14 @@ Bundle layout (relative POSIX paths): ``run/…`` (``<root>/runs/<id>``), ``chec
 (``<root>/checkpoints/<id>``), ``job/…`` (``<root>/jobs/<id>``). Symlinks are refused (never
 followed), torn ``*.tmp``/``*.part`` files are left out, and the manifest itself is written
 atomically to ``<root>/jobs/<id>/PULL_MANIFEST.json``, which it does not list.
+
+A checkpoint whose completion marker gives its size takes the marker's sha256 (computed as the
+checkpoint was written) instead of being read here: the pull checks the bytes that arrive
+against it, so the host reads each checkpoint byte once, and a checkpoint corrupted on the
+host's disk fails the pull instead of being vouched for. A *weights-only* manifest
+(``build ... --weights-only``) leaves the checkpoints (``checkpoints/step-*.pt``) out and keeps
+their markers: the sealed run, its logs and its job record, for a run whose newest full
+checkpoint is mirrored (docs/pull-and-down.md).
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ MANIFEST = "PULL_MANIFEST.json"
 SOURCES = (("run", "runs"), ("checkpoints", "checkpoints"), ("job", "jobs"))
 TORN = (".tmp", ".part")
 RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+CHECKPOINT = re.compile(r"checkpoints/step-[0-9]+\.pt")
 # Names a one-line listing or a transfer cannot carry (control characters, backslashes).
 UNSAFE_NAME = re.compile(r"[\x00-\x1f\x7f\\]")
 CHUNK = 1 << 20
@@ -75,8 +84,28 @@ def _add_file(path: str, rel: str, files: list, refused: list) -> None:
     elif rel.endswith(".bad"):
         refused.append((rel, "a failed transfer's leftover (.bad): inspect, then rename it"))
     elif not rel.endswith(TORN) and rel != "job/" + MANIFEST:
-        size, sha256 = hash_file(path)
+        size, sha256 = _marked(path, rel, mode) or hash_file(path)
         files.append({"path": rel, "bytes": size, "sha256": sha256})
+
+
+def _marked(path: str, rel: str, mode: int):
+    """(bytes, sha256) of a checkpoint from its completion marker, when the marker describes
+    this file at its present size; None otherwise (the file is hashed)."""
+    if not CHECKPOINT.fullmatch(rel):
+        return None
+    try:
+        with open(path[:-len(".pt")] + ".json", encoding="utf-8") as handle:
+            marker = json.load(handle)
+        size, sha256 = int(marker["bytes"]), str(marker["sha256"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    fits = marker.get("file") == os.path.basename(path) and len(sha256) == 64
+    return (size, sha256) if fits and os.stat(path).st_size == size else None
+
+
+def is_checkpoint(rel: str) -> bool:
+    """Whether a bundle path is a checkpoint file (left out of a weights-only bundle)."""
+    return bool(CHECKPOINT.fullmatch(rel))
 
 
 def scan(root: str, run_id: str) -> list:
@@ -100,13 +129,24 @@ def scan(root: str, run_id: str) -> list:
     return sorted(files, key=lambda entry: entry["path"])
 
 
-def build(root: str, run_id: str, created_at: str = "") -> dict:
-    """The manifest of ``run_id`` under ``root`` (not written)."""
-    files = scan(root, run_id)
-    return {"schema": SCHEMA, "run_id": run_id,
-            "created_at": created_at or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            "files": files,
-            "totals": {"files": len(files), "bytes": sum(entry["bytes"] for entry in files)}}
+def build(root: str, run_id: str, created_at: str = "", weights_only: bool = False) -> dict:
+    """The manifest of ``run_id`` under ``root`` (not written); ``weights_only`` leaves the
+    checkpoint files out (their markers stay)."""
+    return from_files(scan(root, run_id), run_id, created_at, weights_only)
+
+
+def from_files(files: list, run_id: str, created_at: str = "", weights_only: bool = False
+               ) -> dict:
+    """A manifest of ``files`` (a full scan; filtered when ``weights_only``)."""
+    if weights_only:
+        files = [entry for entry in files if not is_checkpoint(entry["path"])]
+    manifest = {"schema": SCHEMA, "run_id": run_id,
+                "created_at": created_at or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                "files": files,
+                "totals": {"files": len(files), "bytes": sum(entry["bytes"] for entry in files)}}
+    if weights_only:
+        manifest["weights_only"] = True
+    return manifest
 
 
 def canonical(obj: object) -> str:
@@ -140,10 +180,14 @@ def manifest_path(root: str, run_id: str) -> str:
     return os.path.join(root, "jobs", check_run_id(run_id), MANIFEST)
 
 
-def build_and_write(root: str, run_id: str) -> dict:
+def build_and_write(root: str, run_id: str, weights_only: bool = False) -> dict:
     """Build the manifest and write it atomically to ``manifest_path``; return it."""
-    manifest = build(root, run_id)
-    path = manifest_path(root, run_id)
+    return write_manifest(root, build(root, run_id, weights_only=weights_only))
+
+
+def write_manifest(root: str, manifest: dict) -> dict:
+    """Write ``manifest`` atomically to its ``manifest_path``; return it."""
+    path = manifest_path(root, manifest["run_id"])
     os.makedirs(os.path.dirname(path), exist_ok=True)
     write_atomic(path, manifest_text(manifest))
     return manifest
@@ -173,25 +217,30 @@ def survey(root: str) -> dict:
     runs, jobs = {}, run_ids(root, ("jobs",))
     for run_id in run_ids(root):
         try:
-            manifest = build_and_write(root, run_id)
+            files = scan(root, run_id)
+            manifest = write_manifest(root, from_files(files, run_id))
         except (ManifestError, OSError) as error:
             runs[run_id] = {"error": str(error)}
         else:
             runs[run_id] = {"manifest_sha256": manifest_sha256(manifest),
+                            "weights_only_sha256": manifest_sha256(
+                                from_files(files, run_id, weights_only=True)),
                             **manifest["totals"]}
     return {"schema": "rgt/pull-survey/v1", "root_exists": os.path.isdir(root), "runs": runs,
             "jobs": jobs}
 
 
 def main(argv: list) -> int:
-    """``build ROOT RUN_ID`` prints the manifest; ``survey ROOT`` prints every run's digest."""
+    """``build ROOT RUN_ID [--weights-only]`` prints the manifest; ``survey ROOT`` prints every
+    run's digests (full and weights-only)."""
     try:
-        if len(argv) == 3 and argv[0] == "build":
-            print(json.dumps(build_and_write(argv[1], argv[2]), sort_keys=True))
+        if len(argv) in (3, 4) and argv[0] == "build" and argv[3:] in ([], ["--weights-only"]):
+            manifest = build_and_write(argv[1], argv[2], weights_only=len(argv) == 4)
+            print(json.dumps(manifest, sort_keys=True))
         elif len(argv) == 2 and argv[0] == "survey":
             print(json.dumps(survey(argv[1]), sort_keys=True))
         else:
-            print("usage: build ROOT RUN_ID | survey ROOT", file=sys.stderr)
+            print("usage: build ROOT RUN_ID [--weights-only] | survey ROOT", file=sys.stderr)
             return 64
     except (ManifestError, OSError) as error:
         print(str(error), file=sys.stderr)

@@ -91,7 +91,7 @@ def launch_script(layout: RemoteLayout, run_id: str, workdir: str, command: list
         "set -eu",
         f"mkdir -p {job}",
         f"n=$(cat {job}/launches 2>/dev/null || echo 0); echo $((n + 1)) > {job}/launches",
-        f"rm -f {job}/exit_code {job}/pid {job}/fenced",
+        f"rm -f {job}/exit_code {job}/pid {job}/fenced {job}/hold",
     ]
     if lease is not None:
         lines.append(f"echo {lease.epoch} $(( $(date +%s) + {lease.seconds} )) > {job}/lease")

@@ -36,12 +36,14 @@ from rgt.remote.jobs import (
     parse_probe,
     probe_script,
 )
+from rgt.remote.network import HOST_LOCK, HostNetwork, pinned_install
 from rgt.remote.snakejobs import SnakeJob
 from rgt.remote.ssh import RemoteHost
 from rgt.remote.transfer import TransferStats, pull, push, remote_manifest
 from rgt.remote.up import audit_host, refuse_unless_fits
-from rgt.remote.watchdog_start import watchdog_start_script
+from rgt.remote.watchdog_start import helper_start_script, watchdog_start_script, webhook_file
 
+LOG_TAIL_BYTES = 64 << 10
 # What the project needs besides torch, which the image provides and which is never touched.
 RUNTIME_MODULES = {"numpy": "numpy>=1.24", "yaml": "pyyaml>=6", "jsonschema": "jsonschema>=4.20",
                    "pydantic": "pydantic>=2.12", "rich": "rich>=13", "pyarrow": "pyarrow>=14",
@@ -77,6 +79,11 @@ class RemoteRunner:
     _snakemake_checked: bool = False
     host_audit: dict | None = None  # the latest phase-0 audit, sealed into each run record
     watchdog_options: list[str] | None = None  # start the host's watchdog with each training
+    platform: dict | None = None  # the platform's facts (config/platforms/<name>.yaml)
+    alarm_webhook: str | None = None  # where the watchdog posts its alarms (a secret)
+    host_mirror: list[str] | None = None  # `rgt host-mirror` options: start it with each job
+    extra_modules: dict[str, str] = field(default_factory=dict)  # module -> pip requirement
+    network: HostNetwork = field(default_factory=HostNetwork)  # the platform's proxy and mirrors
 
     def deploy(self, config: Config, project: Path) -> str:
         """Push the code tree and run config (resumable, verified); return the tree hash.
@@ -86,7 +93,7 @@ class RemoteRunner:
         """
         project = Path(project).resolve()
         files = {**project_files(), **plugin_files(config, project),
-                 **job_files(config, project)}
+                 **job_files(config, project), **lock_file(project)}
         tree = tree_hash(files)
         self.pushed[tree] = {rel: sha256_file(path) for rel, path in files.items()}
         text = remote_config_text(config, self.layout.runs, self.layout.checkpoints)
@@ -109,9 +116,10 @@ class RemoteRunner:
             self.layout = RemoteLayout(result.stdout.strip().splitlines()[-1])
         return self.layout.root
 
-    def audit(self, plan: BudgetPlan, inode_cap: int | None = None) -> dict:
-        """Phase-0 audit of the host; refuses (AuditError) when the planned runs cannot fit."""
-        record = audit_host(self.host, self.layout.root, self.python, plan, inode_cap)
+    def audit(self, plan: BudgetPlan) -> dict:
+        """Phase-0 audit of the host with its platform's facts (the same rule as ``rgt up``);
+        refuses (AuditError) when the planned runs cannot fit."""
+        record = audit_host(self.host, self.layout.root, self.python, plan, self.platform)
         refuse_unless_fits(record)
         self.host_audit = record
         return record
@@ -122,8 +130,7 @@ class RemoteRunner:
             return {}
         info = self._probe_environment(tree)
         if info["missing"]:
-            packages = [RUNTIME_MODULES[module] for module in info["missing"]]
-            self.host.run([self.python, "-m", "pip", "install", "-q", *packages], timeout=900)
+            self.install_requirements(tree, info["missing"])
         if info["torch"] is None:
             raise RemoteEnvironmentError(
                 f"{info['python']} on {self.host.spec.alias} cannot import torch",
@@ -135,8 +142,22 @@ class RemoteRunner:
         self._environment_checked = True
         return info
 
+    def install_requirements(self, tree: str, missing: list[str]) -> None:
+        """Install the pinned, hashed host lock pushed with ``tree`` (torch is never in it),
+        through the platform's proxy and mirrors; without a lock (rgt not run from a checkout),
+        and for a module the lock does not hold (the host-side mirror's S3 client), the missing
+        modules' packages by name."""
+        if HOST_LOCK in self.pushed.get(tree, {}):
+            lock = f"{self.layout.code(tree)}/{HOST_LOCK}"
+            self.host.run(self.network.wrap(pinned_install(self.python, lock)), timeout=900)
+            missing = [module for module in missing if module in self.extra_modules]
+        if missing:
+            needed = {**RUNTIME_MODULES, **self.extra_modules}
+            command = [self.python, "-m", "pip", "install", "-q", *(needed[m] for m in missing)]
+            self.host.run(self.network.wrap(command), timeout=900)
+
     def _probe_environment(self, tree: str) -> dict:
-        code = ENV_PROBE.format(mods=sorted(RUNTIME_MODULES))
+        code = ENV_PROBE.format(mods=sorted({**RUNTIME_MODULES, **self.extra_modules}))
         result = self.host.run([self.python, "-c", code], cwd=self.layout.code(tree), timeout=120)
         return json.loads(result.stdout.strip().splitlines()[-1])
 
@@ -154,18 +175,37 @@ class RemoteRunner:
                    "--run-id", run_id]
         if self.host_audit is not None:
             command += ["--host-audit", HOST_AUDIT]
-        env = {"PYTHONPATH": f"{self.layout.code(tree)}/src", "PYTHONUNBUFFERED": "1"}
+        env = {**self.network.mirrors, "PYTHONPATH": f"{self.layout.code(tree)}/src",
+               "PYTHONUNBUFFERED": "1"}
         script = launch_script(self.layout, run_id, self.layout.code(tree), command, env,
                                secrets_file, self.detach, lease)
         self.host.run(["bash", "-c", script], timeout=60)
         self._start_watchdog(tree)
+        self._start_host_mirror(tree, secrets_file)
+
+    def _start_host_mirror(self, tree: str, secrets_file: str | None) -> None:
+        """Push checkpoints to the user's bucket from the host itself (``rgt host-mirror``),
+        with the credentials of the secrets file in its environment."""
+        if self.host_mirror is None:
+            return
+        argv = ["host-mirror", "--root", self.layout.root, *self.host_mirror]
+        script = helper_start_script(self.layout.root, "mirror", self.python,
+                                     f"{self.layout.code(tree)}/src", argv, secrets_file)
+        self.host.run(["bash", "-c", script], timeout=60)
 
     def _start_watchdog(self, tree: str) -> None:
-        """Keep heartbeats, status and the idle alarm going on the host when we are gone."""
+        """Keep heartbeats, status, the idle alarm and the spending cap going on the host when
+        we are gone; the alarm webhook's URL travels as a secret (stdin, mode 600)."""
         if self.watchdog_options is None:
             return
+        options = list(self.watchdog_options)
+        if self.alarm_webhook:
+            where = webhook_file(self.layout.root)
+            self.host.run(["mkdir", "-p", "-m", "700", ".rgt-secrets"], timeout=60)
+            self.host.write_secret(where, self.alarm_webhook.encode())
+            options = ["--webhook-file", where, *options]  # --stop-command stays last
         script = watchdog_start_script(self.layout.root, self.python,
-                                       f"{self.layout.code(tree)}/src", self.watchdog_options)
+                                       f"{self.layout.code(tree)}/src", options)
         self.host.run(["bash", "-c", script], timeout=60)
 
     def launch_snakejob(self, job: SnakeJob) -> None:
@@ -220,12 +260,57 @@ class RemoteRunner:
                            f"{', '.join(changed[:5])}",
                            "someone edited the remote copy; rerun to push the code again")
 
-    def collect(self, run_id: str, names: list[str], local_dir: Path) -> TransferStats:
-        """Pull a finished run's files (resumable, sha256-verified) into ``local_dir``."""
-        return pull(self.host, f"{self.layout.runs}/{run_id}", names, local_dir)
-
     def job_log_tail(self, run_id: str, lines: int = 30) -> str:
         """The end of a job's log, for error messages."""
         result = self.host.run(["tail", "-n", str(lines), f"{self.layout.job(run_id)}/job.log"],
                                check=False, timeout=60)
         return result.stdout
+
+    def hold_reason(self, run_id: str) -> str | None:
+        """Why the host's watchdog stopped this job for good (its spending cap), or None."""
+        result = self.host.run(["cat", f"{self.layout.job(run_id)}/hold"], check=False,
+                               timeout=60)
+        try:
+            return json.loads(result.stdout)["reason"] if result.ok else None
+        except (ValueError, KeyError, TypeError):
+            return "held by the host's watchdog (unreadable reason)"
+
+    def bring_back_logs(self, run_id: str, local_dir: Path) -> BroughtBack:
+        """Copy the last ``LOG_TAIL_BYTES`` of a job's ``job.log`` (where tracebacks land) and of
+        its run's ``train.log`` into ``local_dir``: what failed stays readable here after the
+        host is gone. Best effort: a host that does not answer leaves what it could."""
+        local_dir = Path(local_dir)
+        local_dir.mkdir(parents=True, exist_ok=True)
+        sources = {"job.log": f"{self.layout.job(run_id)}/job.log",
+                   "train.log": f"{self.layout.checkpoints}/{run_id}/train.log"}
+        kept = {}
+        for name, remote in sources.items():
+            try:
+                result = self.host.run(["tail", "-c", str(LOG_TAIL_BYTES), remote], check=False,
+                                       timeout=60)
+            except RgtError:
+                continue
+            if result.ok:
+                (local_dir / name).write_text(result.stdout)
+                kept[name] = local_dir / name
+        return BroughtBack(local_dir, kept)
+
+
+@dataclass(frozen=True)
+class BroughtBack:
+    """The log tails copied home from a host: ``files`` by name (``job.log``, ``train.log``)."""
+
+    directory: Path
+    files: dict[str, Path]
+
+    def tail(self) -> str:
+        """The job log (its traceback), else the training log; empty when neither came."""
+        for name in ("job.log", "train.log"):
+            if name in self.files:
+                return self.files[name].read_text(errors="replace")
+        return "(no log could be read from the host)"
+
+def lock_file(project: Path) -> dict[str, Path]:
+    """The host lock of the project, pushed with the code tree when the project has one."""
+    path = Path(project) / HOST_LOCK
+    return {HOST_LOCK: path} if path.is_file() else {}

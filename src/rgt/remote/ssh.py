@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import shlex
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -25,8 +26,8 @@ from rgt.remote.hostkeys import HostKeyError, RefuseUnknownHostKey, changed_key_
 from rgt.remote.sshconfig import HostSpec, load_config, lookup_jump, resolve_host
 
 __all__ = ["AuthenticationFailed", "ConnectionLost", "HostKeyError", "HostSpec",
-           "RemoteCommandError", "RemoteHost", "RemoteTimeout", "Result", "build_command",
-           "resolve_host"]
+           "RemoteCommandError", "RemoteHost", "RemoteTimeout", "Result", "UnknownHost",
+           "build_command", "resolve_host"]
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,11 @@ class RemoteCommandError(RgtError):
 
 class ConnectionLost(RgtError):
     """The host could not be reached, or the connection dropped (after retries)."""
+
+
+class UnknownHost(RgtError):
+    """The host's name does not resolve: a typo or a missing ``Host`` block, never a host that
+    is merely down (so it is not retried)."""
 
 
 class AuthenticationFailed(RgtError):
@@ -244,11 +250,25 @@ class RemoteHost:
             except (*_RETRYABLE, ConnectionLost) as error:
                 if isinstance(error, paramiko.AuthenticationException):
                     raise self._auth_failed(error) from None
+                if isinstance(error, socket.gaierror):
+                    raise self._unknown(error) from None
                 if attempt == self.retries:
                     raise self._lost(f"cannot connect after {attempt + 1} tries: {error}") from None
                 log.info("%s: connect failed (%s); retrying", self.spec.alias, error)
                 time.sleep(BACKOFF_S * 2**attempt)
         raise AssertionError("unreachable")
+
+    def _unknown(self, error: socket.gaierror) -> UnknownHost:
+        spec, where = self.spec, self.spec.config_file
+        if spec.in_config:
+            return UnknownHost(f"{spec.alias}: its HostName {spec.hostname} in {where} does not "
+                               f"resolve ({error.strerror})",
+                               fix=f"correct HostName under `Host {spec.alias}` in {where}")
+        return UnknownHost(f"{spec.alias} is not a Host in {where} (the ssh config read) and "
+                           f"does not resolve as a host name ({error.strerror})",
+                           fix=f"check the spelling, or add `Host {spec.alias}` with HostName, "
+                               f"Port, User and IdentityFile to {where}; another ssh config: "
+                               "--ssh-config FILE (rgt) or --rgt-ssh-config FILE (snakemake)")
 
     def _auth_failed(self, error: Exception) -> AuthenticationFailed:
         keys = ", ".join(self.spec.identity_files) or "default keys and the ssh-agent"

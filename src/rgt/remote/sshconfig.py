@@ -24,6 +24,10 @@ class HostSpec:
     known_hosts: tuple[str, ...]
     jump: HostSpec | None = None
     """The resolved ``proxy_jump`` host (one hop), when there is one."""
+    config_file: str = "~/.ssh/config"
+    """The ssh config this was resolved through (named when the host cannot be found)."""
+    in_config: bool = True
+    """Whether a ``Host`` block of ``config_file`` names the alias."""
 
 
 def resolve_host(alias: str, ssh_config: str | Path | None = None) -> HostSpec:
@@ -35,7 +39,8 @@ def resolve_host(alias: str, ssh_config: str | Path | None = None) -> HostSpec:
     Raises:
         ConfigError: ``ssh_config`` was given but does not exist, or ProxyJump has several hops.
     """
-    return _lookup(load_config(ssh_config), alias, seen=())
+    spec = _lookup(load_config(ssh_config), alias, seen=())
+    return replace(spec, config_file=str(ssh_config or "~/.ssh/config"))
 
 
 def load_config(ssh_config: str | Path | None) -> paramiko.SSHConfig:
@@ -59,7 +64,8 @@ def _lookup(config: paramiko.SSHConfig, alias: str, seen: tuple[str, ...],
                     port=int(port or entry.get("port", 22)),
                     user=user or entry.get("user") or os.environ.get("USER") or "root",
                     identity_files=_expand(entry.get("identityfile", [])),
-                    proxy_jump=jump, known_hosts=_expand(known))
+                    proxy_jump=jump, known_hosts=_expand(known),
+                    in_config=alias in config.get_hostnames())
     return replace(spec, jump=lookup_jump(config, jump, (*seen, alias)) if jump else None)
 
 

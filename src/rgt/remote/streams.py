@@ -89,30 +89,35 @@ def upload(host: RemoteHost, root: str, rel: str, path: Path, offset: int,
 
 
 def download(host: RemoteHost, root: str, rel: str, part: Path, offset: int, size: int,
-             advance: Advance) -> tuple[int, str, str | None]:
+             advance: Advance, expected: str | None = None) -> tuple[int, str, str | None]:
     """Append the remote ``rel`` (``size`` bytes) from ``offset`` on to local ``part``; fsync.
 
-    The remote hashes the whole file in the background while streaming it (one command).
-    Returns (bytes received, sha256 of the local part, sha256 the remote printed).
+    The bytes are hashed here as they arrive (never read back). Without ``expected``, the
+    remote hashes the whole file in the background while streaming it (one command); with the
+    sha256 the file must have (a checkpoint's marker, a pull manifest's entry), the remote only
+    streams it, reading each byte once, and the part is checked against ``expected``.
+    Returns (bytes received, sha256 of the local part, the sha256 to match: the remote's, or
+    ``expected``).
     """
     part.parent.mkdir(parents=True, exist_ok=True)
     digest = sha256_prefix(part, offset)
     quoted = shlex.quote(rel)
     reader = f"tail -c +{offset + 1}" if offset else "cat"
+    command = (f"{reader} -- {quoted}" if expected else
+               f"{SHA256_SETUP}; $SHA256 -- {quoted} >&2 & hasher=$!; {reader} -- {quoted}; "
+               "status=$?; wait $hasher || exit 70; exit $status")
     with open(part, "r+b" if offset else "wb") as out:
         out.seek(offset)
         out.truncate()
         sink = _HashingWriter(out, digest, advance)
         try:
-            result = host.stream(f"{SHA256_SETUP}; $SHA256 -- {quoted} >&2 & hasher=$!; "
-                                 f"{reader} -- {quoted}; status=$?; wait $hasher || exit 70; "
-                                 "exit $status", cwd=root, sink=sink,
-                                 idle_timeout=idle_timeout(size))
+            result = host.stream(command, cwd=root, sink=sink, idle_timeout=idle_timeout(size))
         finally:
             sink.flusher.close()
         out.flush()
         os.fsync(out.fileno())
-    return sink.received, digest.hexdigest(), sha256_printed(result.stderr, rel)
+    theirs = expected or sha256_printed(result.stderr, rel)
+    return sink.received, digest.hexdigest(), theirs
 
 
 class _HashingWriter:

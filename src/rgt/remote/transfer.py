@@ -201,9 +201,10 @@ def pull(host: RemoteHost, remote_root: str, paths: Sequence[str], local_root: P
     """Copy ``paths`` (relative to ``remote_root`` on ``host``) to the same paths in ``local_root``.
 
     Skips local files whose sha256 matches the remote one; streams the missing tail of a local
-    ``<path>.part`` with one command per file (``tail -c +N``, while the remote hashes the
-    file; small new files come in one tar batch instead), fsyncs it, verifies it against the
-    remote sha256 and ``expected[path]`` when given, then renames it into place.
+    ``<path>.part`` with one command per file (``tail -c +N``; small new files come in one tar
+    batch instead), hashing it as it arrives, fsyncs it, verifies it, then renames it into
+    place. A file with ``expected[path]`` is verified against that hash and the remote only
+    streams it (each byte read once there); without, the remote hashes it while streaming.
 
     Raises:
         TransferError: a bad path, a file missing on the host, a remote file whose sha256 is not
@@ -289,9 +290,12 @@ def _fetch(host: RemoteHost, root: str, rel: str, plan: _Plan, advance: Advance
            ) -> tuple[int, str | None]:
     """Download ``rel`` via its local ``.part``: (bytes received, failure or None)."""
     target, offset, size = plan.paths[rel], plan.offsets[rel], plan.sizes[rel]
-    received, ours, theirs = download(host, root, rel, local_part(target), offset, size, advance)
+    want = plan.hashes.get(rel)
+    received, ours, theirs = download(host, root, rel, local_part(target), offset, size,
+                                      advance, want)
     if ours != theirs and offset:
         # The kept prefix came from an older version of the remote file: start afresh, once.
-        more, ours, theirs = download(host, root, rel, local_part(target), 0, size, advance)
+        more, ours, theirs = download(host, root, rel, local_part(target), 0, size, advance,
+                                      want)
         received += more
     return received, settle_part(rel, target, ours, theirs, plan.hashes.get(rel))

@@ -24,6 +24,7 @@ from rgt.platforms.host_audit import (
     BudgetPlan,
     disk_budget,
     filesystem_of,
+    inode_cap_for,
     parse_df,
     parse_memory_limit,
     parse_nvidia_smi,
@@ -96,11 +97,13 @@ def planned_checkpoints(config: Config, project: Path,
 
 
 def audit(answers: dict[str, str], root: str, plan: BudgetPlan,
-          inode_cap: int | None = None) -> dict:
-    """The audit record: parsed facts, the budget verdict and the platform gotchas."""
+          platform: dict | None = None) -> dict:
+    """The audit record: parsed facts, the budget verdict and the platform gotchas; the
+    platform's inode cap counts where its facts say it applies (``inode_cap_for``)."""
     disk = filesystem_of(root, parse_df(answers["df"]))
     inodes = filesystem_of(root, parse_df(answers["df_inodes"]))
-    verdict = disk_budget(plan, disk, inodes, inode_cap)
+    cap = inode_cap_for(platform, root, disk.mount)
+    verdict = disk_budget(plan, disk, inodes, cap)
     memory = answers["memory"].strip()
     return {
         "schema": "rgt/audit/v1", "root": root, "latency_s": float(answers["latency_s"]),
@@ -108,7 +111,8 @@ def audit(answers: dict[str, str], root: str, plan: BudgetPlan,
         "memory_limit_bytes": parse_memory_limit(memory) if memory else None,
         "gpus": [asdict(gpu) for gpu in parse_nvidia_smi(answers["nvidia_smi"])],
         "python": asdict(parse_probe(answers["probe"])),
-        "budget": {**asdict(verdict), "plan": asdict(plan), "summary": verdict.summary()},
+        "budget": {**asdict(verdict), "plan": asdict(plan), "summary": verdict.summary(),
+                   "inode_cap": asdict(cap) if cap else None},
         "gotchas": host_gotchas(answers, root),
     }
 
@@ -128,7 +132,8 @@ def refuse_unless_fits(record: dict) -> None:
 
 
 def audit_host(host: RemoteHost, root: str, python: str, plan: BudgetPlan,
-               inode_cap: int | None = None) -> dict:
-    """Query ``host`` and judge the planned checkpoints against its disk (no refusal here)."""
-    record = audit(query_host(host, root, python), root, plan, inode_cap)
+               platform: dict | None = None) -> dict:
+    """Query ``host`` and judge the planned checkpoints against its disk with ``platform``'s
+    facts (no refusal here)."""
+    record = audit(query_host(host, root, python), root, plan, platform)
     return {**record, "host": host.spec.alias, "audited_at": utc_now()}

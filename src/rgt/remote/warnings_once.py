@@ -1,8 +1,9 @@
 """The platform's danger clocks, shown the first time a host of that platform is used.
 
 Renting is where money and data are lost: a stop that still bills, an instance released after
-N days. The user sees these once per host (recorded in ``.rgt/seen-hosts.json``), plus a
-warning whenever a money fact the tool relies on is older than six months.
+N days. The user sees these until the host is first reached (then recorded in
+``.rgt/seen-hosts.json``: a mistyped alias is never recorded), plus a warning whenever a money
+fact the tool relies on is older than six months.
 """
 
 from __future__ import annotations
@@ -24,13 +25,17 @@ def first_use_warnings(project: Path, platform_name: str, host: str,
     stale = [f"{platform['display_name']}: the fact '{path}' was verified more than six months "
              "ago; re-check it in the provider's documentation before relying on it"
              for path in stale_facts(platform, today or date.today())]
-    seen_file = project / SEEN_FILE
-    seen = _read(seen_file)
-    if host in seen:
+    if host in _read(project / SEEN_FILE):
         return stale
-    write_json(seen_file, {**seen, host: platform_name})
     return [f"first use of {host} ({platform['display_name']}):", *danger_clocks(platform),
             *stale]
+
+
+def remember_host(project: Path, host: str, platform_name: str) -> None:
+    """``host`` was reached: its danger clocks are not shown again."""
+    seen = _read(project / SEEN_FILE)
+    if seen.get(host) != platform_name:
+        write_json(project / SEEN_FILE, {**seen, host: platform_name})
 
 
 def _read(path: Path) -> dict:

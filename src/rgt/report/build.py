@@ -8,16 +8,20 @@ from pathlib import Path
 from rgt.report.ladder import claim_runs, claim_status, run_status
 
 COLUMNS = ("claim", "value", "n", "variance", "runs", "status", "disclosures")
+DIGITS = 4  # significant digits shown; EVIDENCE.json keeps full precision
 
 
 def _number(value) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_number(item) for item in value) + "]"
-    return "n/a" if value is None else repr(value)
+    if isinstance(value, float):
+        return f"{value:.{DIGITS}g}"
+    return "n/a" if value is None else str(value)
 
 
 def report_rows(evidence: dict, runs_dir: str | Path, export_dir: str | Path) -> list[dict]:
-    """One row per claim: its full-precision value, runs, disclosures and status."""
+    """One row per claim: its value (to ``DIGITS`` significant digits), runs, disclosures and
+    status."""
     claims = evidence.get("claims") or []
     by_id = {claim["id"]: claim for claim in claims}
     rows = []

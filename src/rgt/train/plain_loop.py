@@ -33,7 +33,7 @@ from pathlib import Path
 
 from rgt.base.errors import CheckpointError, RgtError
 from rgt.base.files import write_json
-from rgt.train.cadence import Cadence
+from rgt.train.cadence import CADENCE_FILE, Cadence
 from rgt.train.checkpoint import CheckpointStore, CheckpointWarning
 from rgt.train.determinism import capture_rng, restore_rng
 from rgt.train.plain_records import seal_plain_run
@@ -80,7 +80,8 @@ def run(run_id: str | None = None, *, run_dir: str | Path | None = None,
     keep = int(os.environ.get(ENV_KEEP) or keep)
     mtbf_hours = float(os.environ.get(ENV_MTBF) or mtbf_hours)
     every_steps = int(os.environ[ENV_EVERY]) if os.environ.get(ENV_EVERY) else every_steps
-    return PlainRun(run_id, *places, total, Cadence(mtbf_hours, every_steps), keep, heartbeat)
+    cadence = Cadence(mtbf_hours, every_steps, places[1] / CADENCE_FILE)
+    return PlainRun(run_id, *places, total, cadence, keep, heartbeat)
 
 
 def report_rgt_errors_without_traceback() -> None:

@@ -20,6 +20,7 @@ from rgt.base.environment import git_state, package_versions
 from rgt.base.errors import DataError
 from rgt.base.files import read_json
 from rgt.base.hashing import state_dict_sha256
+from rgt.train.tensorboard import write_scalars
 
 ENV_RUN_RECORD, ENV_CONFIG = "RGT_RUN_RECORD", "RGT_CONFIG"
 DIRECTIONS = ("higher", "lower")
@@ -37,6 +38,7 @@ def seal_plain_run(run_dir: Path, run_id: str, metrics: dict, history: list[dict
     files.write_json(run_dir / "results.json", {"schema": RESULTS_SCHEMA, "run_id": run_id,
                                                 **identity, "metrics": entries})
     files.write_text(run_dir / "train.csv", history_csv(history))
+    write_scalars(run_dir, history)
     if per_sample:
         write_per_sample(run_dir / "predictions.parquet", per_sample)
     record = {**base, "schema": "rgt/run/v1", "run_id": run_id, "status": "finished",

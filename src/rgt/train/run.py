@@ -21,7 +21,7 @@ from rgt.base.errors import CheckpointError, DataError
 from rgt.base.files import write_json
 from rgt.data import load_dataset, make_split, split_sha256
 from rgt.plan.runplan import RunSpec
-from rgt.train.cadence import Cadence
+from rgt.train.cadence import CADENCE_FILE, Cadence
 from rgt.train.checkpoint import CheckpointStore, CheckpointWarning
 from rgt.train.determinism import capture_rng, configure, restore_rng
 from rgt.train.distributed import SINGLE, World
@@ -103,7 +103,7 @@ def _train(spec: RunSpec, trainer: Trainer, state_dir: Path, status: RunStatus,
     """
     checkpoint = spec.settings.checkpoint
     store = CheckpointStore(state_dir, keep=checkpoint.keep)
-    cadence = Cadence(checkpoint.mtbf_hours, checkpoint.every_steps)
+    cadence = Cadence(checkpoint.mtbf_hours, checkpoint.every_steps, state_dir / CADENCE_FILE)
     resumed = _resume(store, trainer, cadence, spec, logger)
     if not resumed and trainer.world.is_main and probes_enabled():
         _write_probes(trainer, state_dir, logger)

@@ -15,6 +15,7 @@ from rgt.base.files import read_json
 from rgt.base.hashing import state_dict_sha256
 from rgt.config import thaw
 from rgt.plan.runplan import RunSpec
+from rgt.train.tensorboard import write_scalars
 
 SEALED_FILES = ("config.yaml", "train.csv", "model.pt", "run.json")
 HISTORY_COLUMNS = ("epoch", "step", "train_loss", "val_loss", "val_accuracy", "lr")
@@ -36,6 +37,7 @@ def seal_run(run_dir: Path, spec: RunSpec, trainer, determinism: dict, started: 
     run_dir.mkdir(parents=True, exist_ok=True)
     files.write_text(run_dir / "config.yaml", yaml.safe_dump(spec.config, sort_keys=True))
     files.write_text(run_dir / "train.csv", history_csv(trainer.history))
+    write_scalars(run_dir, trainer.history)
     import torch  # here: ``is_sealed`` serves the launcher, which never imports torch
 
     selected = trainer.selection["model"]

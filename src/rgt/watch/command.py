@@ -38,6 +38,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="seconds with no running job before the alarm")
     dog.add_argument("--stall-after", type=float, default=600.0,
                      help="a job without progress for this long is stalled")
+    dog.add_argument("--host-name", default="this host", help="the host's alias, for messages")
+    dog.add_argument("--price-per-hour", type=float, help="what the host costs per hour")
+    dog.add_argument("--currency", default="", help="the price's currency")
+    dog.add_argument("--max-spend", type=float,
+                     help="past this cost of the host: checkpoint its jobs, then stop or alarm")
+    dog.add_argument("--max-spend-per-run", type=float,
+                     help="past this cost of a run's attempt: checkpoint that job")
+    dog.add_argument("--cap-grace", type=float, default=300.0,
+                     help="seconds the checkpointed jobs get to end before the stop")
+    dog.add_argument("--webhook-file", help="a file (mode 600) holding the URL alarms are "
+                                            "POSTed to")
     dog.add_argument("--auto-stop", action="store_true",
                      help="run --stop-command after the alarm (the user opted in)")
     dog.add_argument("--stop-irreversible", choices=("true", "false"),
@@ -73,13 +84,30 @@ def run_watch(args: argparse.Namespace) -> int:
 def checkpoints_root(project: Path) -> Path:
     """The project's local checkpoint directory, where the mirrors are (``paths.checkpoints``;
     the default when the config cannot be read: watching must not need a valid config)."""
+    return project / _configured_path(project, "checkpoints")
+
+
+def tensorboard_line(project: Path) -> str:
+    """The command that shows every sealed run's scalars (event files beside train.csv)."""
+    from rgt.train.tensorboard import available  # lazy (--help imports every verb)
+
+    command = f"tensorboard --logdir {_configured_path(project, 'runs')}"
+    if available():
+        return f"TensorBoard (sealed runs' scalars): {command}"
+    return (f"TensorBoard: pip install 'remote-gpu-trainer[tensorboard]', then new runs "
+            f"write event files for `{command}`")
+
+
+def _configured_path(project: Path, name: str) -> str:
+    """``paths.<name>`` of the project's config, or its default when the config cannot be
+    read."""
     # lazy (--help imports every verb): loads pydantic, yaml
     from rgt.config import load_config
 
     try:
-        return project / load_config(project / "config" / "config.yaml").paths.checkpoints
+        return str(getattr(load_config(project / "config" / "config.yaml").paths, name))
     except (RgtError, OSError):
-        return project / "checkpoints"
+        return name
 
 
 def selected_hosts(path: str, aliases: list[str] | None, allow_none: bool = False) -> list:
@@ -112,6 +140,7 @@ def _print_once(rows: list[dict], as_json: bool) -> int:
         console = Console()
         (console if console.is_terminal else Console(width=200)).print(
             render(rows, controller_line(Path.cwd())))
+        print(tensorboard_line(Path.cwd()))
     return 0
 
 
@@ -122,6 +151,7 @@ def _live(poller, interval: float) -> int:
     from rgt.controller.show import controller_line
     from rgt.watch.view import render
 
+    print(tensorboard_line(poller.project))
     try:
         with Live(render(poller.refresh(), controller_line(poller.project)),
                   auto_refresh=False) as live:
@@ -136,14 +166,23 @@ def _live(poller, interval: float) -> int:
 def run_watchdog_verb(args: argparse.Namespace) -> int:
     """Handler of ``rgt watchdog``."""
     # lazy (--help imports every verb; all verbs' own modules together: 50 ms)
+    from rgt.watch.spend_cap import Caps
     from rgt.watch.watchdog import Settings, run_watchdog
 
-    for name in ("interval", "idle_alarm_after", "stall_after"):
-        if getattr(args, name) <= 0:
-            raise ConfigError(f"--{name.replace('_', '-')} {getattr(args, name):g} is not "
-                              "positive", "give a number of seconds above 0")
+    for name in ("interval", "idle_alarm_after", "stall_after", "cap_grace", "price_per_hour",
+                 "max_spend", "max_spend_per_run"):
+        value = getattr(args, name)
+        if value is not None and value <= 0:
+            raise ConfigError(f"--{name.replace('_', '-')} {value:g} is not positive",
+                              "give a number above 0")
+    if (args.max_spend or args.max_spend_per_run) and args.price_per_hour is None:
+        raise ConfigError("a spending cap without --price-per-hour cannot be counted",
+                          "pass --price-per-hour (config/hosts.yaml's price_per_hour)")
     irreversible = None if args.stop_irreversible is None else args.stop_irreversible == "true"
+    caps = Caps(args.price_per_hour, args.max_spend, args.max_spend_per_run, args.currency,
+                args.host_name, args.cap_grace)
     return run_watchdog(Settings(
         root=args.root, interval_s=args.interval, idle_alarm_after_s=args.idle_alarm_after,
         stall_after_s=args.stall_after, auto_stop=args.auto_stop,
-        stop_irreversible=irreversible, stop_command=list(args.stop_command)))
+        stop_irreversible=irreversible, stop_command=list(args.stop_command), caps=caps,
+        webhook_file=args.webhook_file))

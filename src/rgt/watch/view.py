@@ -27,6 +27,8 @@ def render(rows: list[dict], controller: Text | None = None) -> Group:
             table.add_row(*run_cells(row))
     lines = [host_line(row) for row in _first_per_host(rows)]
     lines += [mirror_line(row) for row in rows if row.get("mirror_formula")][:1]
+    lines += [Text(f"mirror of {row['run_id']} is behind: {row['mirror_behind']}",
+                   style="yellow") for row in rows if row.get("mirror_behind")]
     return Group(table, *lines, *([controller] if controller is not None else []))
 
 
@@ -39,7 +41,7 @@ def run_cells(row: dict) -> list[str]:
         _number(row.get("loss"), "{:.4f}"), _number(row.get("steps_per_s"), "{:.2f}"),
         duration(row.get("eta_s")), duration(row.get("heartbeat_age_s")) + " ago"
         if row.get("heartbeat_age_s") is not None else "-", gpu(row),
-        money(row.get("cost_so_far"), row.get("currency")),
+        capped(row.get("cost_so_far"), row.get("max_spend_per_run"), row.get("currency")),
         money(row.get("cost_projected"), row.get("currency")),
         mirror_cell(row), row.get("cause") or "",
     ]
@@ -52,14 +54,22 @@ def mirror_cell(row: dict) -> str:
     cell = f"step {row['mirror_step']}, {duration(row.get('mirror_age_s'))} old"
     if row.get("at_risk_steps"):
         cell += f" (-{row['at_risk_steps']} steps)"
+    if row.get("mirror_behind"):
+        cell += " [yellow]behind[/]"
     return cell
 
 
 def mirror_line(row: dict) -> Text:
-    """How the mirror interval is chosen (one line; every run shares the formula's form)."""
-    return Text(f"mirror: {row['mirror_formula']}; a host lost without warning costs on "
-                f"average half an interval plus half a checkpoint interval, at most one of "
-                f"each (docs/mirror.md)", style="dim")
+    """How the mirror interval is chosen and what it bounds (one line; every run shares the
+    formula's form)."""
+    every = row.get("mirror_checkpoint_every_s")
+    if every is None:
+        bound = ("the checkpoint cadence is not planned with it: a host lost without warning "
+                 "costs at most one interval plus one checkpoint interval")
+    else:
+        bound = (f"checkpoints at least every {every:.0f} s, so a host lost without warning "
+                 f"costs at most {row['mirror_loss_bound_s']:.0f} s of training")
+    return Text(f"mirror: {row['mirror_formula']}; {bound} (docs/mirror.md)", style="dim")
 
 
 def host_line(row: dict) -> Text:
@@ -69,7 +79,8 @@ def host_line(row: dict) -> Text:
                     "unknown", style="bold red")
     parts = [f"{row['host']}: up {duration(row.get('host_uptime_s'))}"]
     if row.get("host_cost_so_far") is not None:
-        parts.append(f"spent {money(row['host_cost_so_far'], row.get('currency'))}")
+        parts.append("spent " + capped(row["host_cost_so_far"], row.get("host_max_spend"),
+                                       row.get("currency"), markup=False))
     age = row.get("watchdog_age_s")
     parts.append("no watchdog" if age is None else f"watchdog {duration(age)} ago")
     if row["state"] == "no_runs":
@@ -84,6 +95,18 @@ def host_line(row: dict) -> Text:
 
 def money(amount: float | None, currency: str | None) -> str:
     return "-" if amount is None else f"{amount:.2f} {currency or ''}".strip()
+
+
+def capped(amount: float | None, cap: float | None, currency: str | None,
+           markup: bool = True) -> str:
+    """``1.20 USD``, or ``1.20 of 2.00 USD cap`` where a spending cap applies (in a table
+    cell, red once past it)."""
+    if amount is None or cap is None:
+        return money(amount, currency)
+    text = f"{amount:.2f} of {money(cap, currency)} cap"
+    if amount < cap:
+        return text
+    return f"[bold red]{text} (past it)[/]" if markup else f"{text} (past it)"
 
 
 def gpu(row: dict) -> str:

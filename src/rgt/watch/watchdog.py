@@ -12,23 +12,26 @@ When no job has been running or stalled for ``idle_alarm_after_s`` (after its jo
 since it started) it writes ``<root>/watchdog/ALARM``, logs it and, only if the user opted in
 with a verb the platform data marks non-destructive, runs the host stop command once and records
 it in ``<root>/watchdog/STOPPED``. Then it exits: it never becomes a meter itself.
+
+With a price and a cap (``rgt.watch.spend_cap``) it also enforces the spending cap: past the
+host's, it checkpoints the jobs, then stops the host the same way (or alarms) and exits; past a
+run's, it checkpoints that job. Each alarm is posted once to the user's webhook, if any.
 """
 
 from __future__ import annotations
 
-import fcntl
 import os
 import subprocess
 import time
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from rgt.base.clock import utc_now
-from rgt.base.files import write_json
+from rgt.base.files import exclusive, read_json, write_json
 from rgt.watch.classify import classify
 from rgt.watch.collect import Snapshot, SnapshotError, parse_snapshot, snapshot_script
 from rgt.watch.rows import json_number, run_progress
+from rgt.watch.spend_cap import HOLD, Caps, checkpoint_jobs, notify, over_host_cap, runs_over_cap
 from rgt.watch.states import ACTIVE, heartbeat_age, run_state
 
 SNAPSHOT_TIMEOUT_S = 60
@@ -46,6 +49,8 @@ class Settings:
     auto_stop: bool = False
     stop_irreversible: bool | None = None  # what the controller's platform data says
     stop_command: list[str] = field(default_factory=list)
+    caps: Caps = field(default_factory=Caps)
+    webhook_file: str | None = None  # holds the alarm webhook's URL (a secret: mode 600)
 
     @property
     def directory(self) -> Path:
@@ -96,6 +101,10 @@ def _loop(settings: Settings) -> int:
         if any(state in ACTIVE for state in states.values()):
             last_active = snapshot.now
         write_status(settings, snapshot)
+        capped = enforce_caps(settings, snapshot, states)
+        if capped:
+            write_heartbeat(settings, snapshot, states, started, last_active, capped)
+            return 0
         idle_for = snapshot.now - last_active
         alarm = None
         if idle_for >= settings.idle_alarm_after_s:
@@ -146,10 +155,15 @@ def raise_alarm(settings: Settings, states: dict[str, str], last_active: float,
                 idle_for: float) -> dict:
     """Write ``ALARM``, log it, and stop the machine when auto-stop is armed."""
     ended = ", ".join(f"{run_id} {state}" for run_id, state in sorted(states.items()))
-    alarm = {"raised_at": utc_now(), "idle_since": utc_now(last_active),
+    alarm = {"raised_at": utc_now(), "kind": "idle", "idle_since": utc_now(last_active),
              "idle_for_s": round(idle_for, 1), "jobs": states,
              "message": f"host idle for {idle_for:.0f} s with no running job "
                         f"({ended or 'no jobs'}); its meter may still be running"}
+    return sound_alarm(settings, alarm, "idle")
+
+
+def sound_alarm(settings: Settings, alarm: dict, kind: str) -> dict:
+    """Write ``ALARM``, log it, stop the machine when auto-stop is armed, post the webhook."""
     write_json(settings.directory / "ALARM", alarm)
     log(f"ALARM: {alarm['message']}")
     mode = settings.auto_stop_mode()
@@ -157,7 +171,54 @@ def raise_alarm(settings: Settings, states: dict[str, str], last_active: float,
         stop_machine(settings)
     elif mode != "off":
         log(f"auto-stop {mode}; not stopping the machine")
+    stopped = read_json(settings.directory / "STOPPED") if mode == "armed" else None
+    notify(settings.webhook_file, {"kind": kind, "host": settings.caps.host,
+                                   "message": alarm["message"], "jobs": alarm["jobs"],
+                                   "auto_stop": mode, "stopped": stopped}, log)
     return alarm
+
+
+def enforce_caps(settings: Settings, snapshot: Snapshot, states: dict[str, str]) -> dict | None:
+    """Checkpoint the runs past their cap; past the host's, checkpoint every job, stop or alarm,
+    and return the alarm (the watchdog then exits). None while the host is within its cap."""
+    caps = settings.caps
+    if not caps.armed:
+        return None
+    by_id = {facts.run_id: facts for facts in snapshot.runs}
+    for run_id, why in runs_over_cap(caps, snapshot, states).items():
+        if not (Path(settings.root) / "jobs" / run_id / HOLD).exists():
+            log(f"{why}: checkpointing it")
+            checkpoint_jobs(settings.root, [by_id[run_id]], why)
+            notify(settings.webhook_file, {"kind": "run_spend_cap", "host": caps.host,
+                                           "run_id": run_id, "message": why}, log)
+    why = over_host_cap(caps, snapshot)
+    if why is None:
+        return None
+    active = [facts for facts in snapshot.runs if states.get(facts.run_id) in ACTIVE]
+    log(f"{why}: checkpointing {', '.join(f.run_id for f in active) or 'no running job'}")
+    checkpoint_jobs(settings.root, active, why)
+    ended = wait_for_jobs(settings, [facts.run_id for facts in active])
+    alarm = {"raised_at": utc_now(), "kind": "spend_cap", "jobs": ended,
+             "message": f"{why}; its jobs were checkpointed and stopped "
+                        f"({', '.join(f'{k} {v}' for k, v in sorted(ended.items())) or 'none'})"}
+    return sound_alarm(settings, alarm, "spend_cap")
+
+
+def wait_for_jobs(settings: Settings, run_ids: list[str]) -> dict[str, str]:
+    """Wait (up to the cap's grace) for the checkpointed jobs to end; their last states."""
+    deadline = time.monotonic() + settings.caps.grace_s
+    while True:
+        try:
+            snapshot = local_snapshot(settings.root)
+        except (SnapshotError, subprocess.TimeoutExpired):
+            snapshot = None
+        states = {} if snapshot is None else {
+            facts.run_id: run_state(facts, snapshot.now, settings.stall_after_s)
+            for facts in snapshot.runs if facts.run_id in run_ids}
+        if (snapshot is not None and not any(s in ACTIVE for s in states.values())) or \
+                time.monotonic() >= deadline:
+            return states
+        time.sleep(min(settings.interval_s, 1.0))
 
 
 def stop_machine(settings: Settings) -> None:
@@ -186,18 +247,3 @@ def set_aside_previous(directory: Path) -> None:
         path = directory / name
         if path.exists():
             path.rename(directory / f"{name}.{int(path.stat().st_mtime)}")
-
-
-@contextmanager
-def exclusive(path: Path):
-    """Hold an exclusive lock on ``path`` for the block; yields False when another holds it."""
-    with open(path, "a") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            yield False
-            return
-        yield True
-
-
-
