@@ -14,7 +14,8 @@ train on synthetic data). Runs, in order, each step timed and recorded even when
                     over memory-mapped inputs killed twice mid-epoch, and the same run
                     compiled and channels-last — each resumed run bit-identical to its
                     uninterrupted reference
-  gpu_loop          bench/gpu_loop.py: rgt's loop / a plain PyTorch loop (goal >= 0.97)
+  gpu_loop          bench/gpu_loop.py: rgt's loop / a plain PyTorch loop (goal >= 0.97), in
+                    fp32 and again with both loops under bf16 autocast
   checkpoint        bench/checkpoint.py with a GPU-resident state (async_stall_ratio, A/B')
   overhead          bench/overhead.py: async saves every 50 steps vs the bare loop (<= 2 %);
                     it trains the bundled example, whose data needs scikit-learn (skipped,
@@ -102,17 +103,21 @@ def bench_steps(device: str, quick: bool, out: Path) -> list[tuple[str, object]]
     mib = "64" if quick or cpu else "1024"
     checkpoint = ["--device", device, "--mib", mib] + (["--rounds", "3"] if quick else [])
     overhead = ["--blocks", "4", "--steps", "100"] if quick or cpu else []
-    return [(f"bench: {name}", lambda name=name, args=args: run_bench(name, args, out))
-            for name, args in (("gpu_loop", loop), ("checkpoint", checkpoint),
-                               ("overhead", overhead))]
+    bf16_loop = [*loop, "--precision", "bf16"]
+    runs = (("gpu_loop", "gpu_loop", loop), ("gpu_loop_bf16", "gpu_loop", bf16_loop),
+            ("checkpoint", "checkpoint", checkpoint), ("overhead", "overhead", overhead))
+    return [(f"bench: {label}", lambda label=label, script=script, args=args: run_bench(
+        label, script, args, out)) for label, script, args in runs]
 
 
-def run_bench(name: str, args: list[str], out: Path) -> dict:
-    """``python bench/<name>.py ARGS --json``; its figures, and its output saved beside."""
-    if name == "overhead" and importlib.util.find_spec("sklearn") is None:
+def run_bench(name: str, script: str, args: list[str], out: Path) -> dict:
+    """``python bench/<script>.py ARGS --json``; its figures, and its output saved beside as
+    ``<name>.json`` and ``<name>.txt``."""
+    if script == "overhead" and importlib.util.find_spec("sklearn") is None:
         return {"skipped": "scikit-learn is not installed (the bundled example's digits)"}
     figures = out / f"{name}.json"
-    command = [sys.executable, str(ROOT / "bench" / f"{name}.py"), *args, "--json", str(figures)]
+    command = [sys.executable, str(ROOT / "bench" / f"{script}.py"), *args, "--json",
+               str(figures)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=BENCH_TIMEOUT_S,
                           cwd=ROOT)
     (out / f"{name}.txt").write_text(done.stdout + done.stderr)
@@ -120,7 +125,8 @@ def run_bench(name: str, args: list[str], out: Path) -> dict:
     print(done.stdout.rstrip())
     return {key: value for key, value in json.loads(figures.read_text()).items()
             if key in ("ratio_vs_plain_loop", "async_stall_ratio", "median_overhead",
-                       "goals", "device", "mib", "blocked_ms_per_save", "write_ms_per_save")}
+                       "goals", "device", "mib", "blocked_ms_per_save", "write_ms_per_save",
+                       "precision")}
 
 
 def run_all(steps: list[tuple[str, object]]) -> dict:
