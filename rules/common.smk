@@ -29,7 +29,7 @@ if workflow.deployment_settings.deployment_method:
     RGT = f"PYTHONPATH={os.path.abspath('src')} python -m rgt"
 else:
     RGT = f"{sys.executable} -m rgt"
-FIGURE_FILES = figure_files(CFG)
+FIGURE_FILES = snakefile.or_exit(figure_files, CFG)  # a bad figure: its message, no traceback
 # Delivery is built in WORK and put in place by the last rule; PLAN_STAMP is dated now only
 # when what WORK holds is another plan's delivery (rgt.deliver.staging).
 WORK = paths.DELIVERY_WORK

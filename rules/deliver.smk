@@ -1,10 +1,12 @@
 # results.json -> evidence/results.json -> figures/<fig>/source_data.csv -> figure + provenance,
 # built in WORK (.rgt/delivery/, the project's layout). source-data, figure and evidence run
 # inside WORK with the very arguments of dvc.yaml's stages, so both write the same bytes.
+# The aggregate also keeps what the config's curve figures draw from each run's train.csv.
 rule aggregate:
     input:
         expand(RESULTS, run_id=[run.run_id for run in PLAN]),
         plan=PLAN_STAMP,  # a changed plan re-delivers
+        config=CONFIG_FILE,
     output:
         work(paths.AGGREGATE),
     log:
@@ -12,7 +14,8 @@ rule aggregate:
     conda:
         CONDA_ENV
     shell:
-        "{RGT} aggregate --runs {RUNS} --only {PLANNED_IDS} --out {output} > {log} 2>&1"
+        "{RGT} aggregate --runs {RUNS} --only {PLANNED_IDS} --config {input.config} "
+        "--out {output} > {log} 2>&1"
 
 
 # The figures are drawn as the config (config/config.yaml or --configfile) declares them; a copy

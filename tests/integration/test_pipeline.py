@@ -187,3 +187,29 @@ def test_a_failing_delivery_job_leaves_every_committed_file_intact(finished_proj
     assert "Error in rule evidence" in result.stdout + result.stderr
     kept = {path: path.read_bytes() for path in delivered}
     assert kept == delivered  # evidence/EVIDENCE.json included, byte-identical
+
+
+def test_a_declared_curve_is_delivered_from_the_runs_history_without_retraining(
+        finished_project, tmp_path):
+    project = copy_of(finished_project, tmp_path)
+    bars = (project / "figures" / "test_accuracy" / "source_data.csv").read_bytes()
+    config = yaml.safe_load((project / "config" / "config.yaml").read_text())
+    config["figures"] = {"test_accuracy": {"metric": "accuracy"},
+                         "val_loss": {"kind": "curve", "metric": "val_los"}}
+    (project / "typo.yaml").write_text(yaml.safe_dump(config))
+    typo = snakemake(project, "--configfile", "typo.yaml")
+    log = (project / "logs" / "deliver" / "aggregate.log").read_text()
+    assert typo.returncode != 0 and "figures.val_loss.metric = 'val_los'" in log
+    assert "val_accuracy, val_loss" in log and "Traceback" not in log
+    config["figures"]["val_loss"]["metric"] = "val_loss"
+    (project / "curve.yaml").write_text(yaml.safe_dump(config))
+    result = snakemake(project, "--configfile", "curve.yaml")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert "train" not in jobs_run(result)
+    curve = project / "figures" / "val_loss"
+    rows = (curve / "source_data.csv").read_text().splitlines()
+    # 2 variants x 2 seeds x 2 epochs, validated at the end of each
+    assert rows[0] == "variant,seed,run_id,step,value" and len(rows) == 1 + 8
+    provenance = json.loads((curve / "provenance.json").read_text())
+    assert provenance["pixel_gate"]["ok"] is True and provenance["claims"] == []
+    assert (project / "figures" / "test_accuracy" / "source_data.csv").read_bytes() == bars

@@ -258,15 +258,19 @@ FigureId = described_text(r"[a-z0-9_]+", "a figure id of lower-case letters, dig
 
 
 class FigureDeclaration(Section):
-    """One delivered figure: a metric on a split, per variant (seeds, mean ± 95% CI, and each
-    candidate's difference from its baseline)."""
+    """One delivered figure. ``bar``: a metric on a split, per variant (seeds, mean ± 95% CI,
+    and each candidate's difference from its baseline). ``curve``: a scalar the runs log while
+    training (a column of their train.csv), over steps, per variant of one experiment (mean
+    over seeds, min–max band)."""
 
+    kind: Literal["bar", "curve"] = "bar"
     metric: MetricName
     split: str = "test"
     title: str | None = Field(default=None, exclude_if=leave_out_when_unset)
     experiment: Identifier | None = Field(
         default=None, exclude_if=leave_out_when_unset,
-        description="only this experiment's runs (default: every experiment)")
+        description="only this experiment's runs (default: every experiment; a curve needs "
+                    "one, and takes the only one when there is one)")
 
 
 Figures = frozen_map(dict[FigureId, FigureDeclaration])

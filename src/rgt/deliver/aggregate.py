@@ -1,7 +1,9 @@
 """``evidence/results.json``: every finished run's metrics, grouped and summarised over seeds.
 
 Generated, never typed: the file is a pure function of the ``results.json`` files it lists in
-``inputs`` (with their sha256), written with sorted keys so equal inputs give equal bytes.
+``inputs`` (with their sha256), written with sorted keys so equal inputs give equal bytes. When
+the config draws curves, ``histories`` adds the scalars they name from each run's ``train.csv``
+(listed with their sha256 too; rgt.deliver.histories).
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from pathlib import Path
 
 from rgt.base.errors import RunStateError
 from rgt.base.files import write_json
+from rgt.deliver.histories import build_histories
 from rgt.deliver.inputs import DeliveryError, file_record, read_document
+from rgt.deliver.spec import FigureSpec
 from rgt.plan.rundirs import run_directories
 
 AGGREGATE_SCHEMA = "rgt/aggregate/v1"
@@ -144,8 +148,10 @@ def summarize(cell: dict) -> dict:
     }
 
 
-def build_aggregate(runs_dir: str | Path, only: Collection[str] | None = None) -> dict:
-    """The ``rgt/aggregate/v1`` document for ``runs_dir`` (see docs/contracts.md)."""
+def build_aggregate(runs_dir: str | Path, only: Collection[str] | None = None,
+                    curves: dict[str, FigureSpec] | None = None) -> dict:
+    """The ``rgt/aggregate/v1`` document for ``runs_dir`` (see docs/contracts.md), with the
+    logged scalars of ``curves`` (figure id -> spec) when there are any."""
     results, skipped = collect_results(runs_dir, only)
     if not results:
         raise DeliveryError(
@@ -160,13 +166,16 @@ def build_aggregate(runs_dir: str | Path, only: Collection[str] | None = None) -
         for exp_id, variants in group_values(results).items()
     }
     inputs = [file_record(path) for path, _ in results]
-    return {
+    document = {
         "schema": AGGREGATE_SCHEMA,
         "experiments": experiments,
         "inputs": inputs,
         "runs": run_identities(path for path, _ in results),
         "skipped": skipped,
     }
+    if curves:
+        document["histories"] = build_histories(results, curves)
+    return document
 
 
 IDENTITY_FIELDS = ("code_sha256", "data_sha256", "split_sha256")
@@ -182,9 +191,9 @@ def run_identities(results_paths) -> dict[str, dict]:
     return dict(sorted(identities.items()))
 
 
-def write_aggregate(runs_dir: str | Path, out: str | Path,
-                    only: Collection[str] | None = None) -> dict:
+def write_aggregate(runs_dir: str | Path, out: str | Path, only: Collection[str] | None = None,
+                    curves: dict[str, FigureSpec] | None = None) -> dict:
     """Build the aggregate of ``runs_dir`` and write it atomically to ``out``."""
-    aggregate = build_aggregate(runs_dir, only)
+    aggregate = build_aggregate(runs_dir, only, curves)
     write_json(out, aggregate)
     return aggregate

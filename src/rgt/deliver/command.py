@@ -1,4 +1,5 @@
-"""``rgt aggregate``, ``rgt source-data`` and ``rgt figure``: the DELIVER verbs.
+"""``rgt aggregate``, ``rgt source-data`` and ``rgt figure``: the DELIVER verbs (bars over
+variants and curves over steps, as the config's ``figures:`` declares them).
 
 Registering imports nothing heavy; matplotlib is imported only when a figure is rendered.
 """
@@ -36,6 +37,9 @@ def _register_aggregate(subparsers) -> None:
         "--runs", default="runs", help="directory of runs/<run-id>/ (default: runs)"
     )
     parser.add_argument("--out", default=AGGREGATE_PATH, help=f"default: {AGGREGATE_PATH}")
+    parser.add_argument("--config", default=CONFIG_PATH,
+                        help="the config whose curve figures name the logged scalars to keep "
+                             f"(default: {CONFIG_PATH}, when there is one)")
     add_only_option(parser)
     parser.set_defaults(func=run_aggregate)
 
@@ -74,21 +78,28 @@ def _figure_options(parser) -> None:
                         help=f"the config declaring the figure (default: {CONFIG_PATH})")
 
 
-def _spec(args: argparse.Namespace) -> FigureSpec:
-    """The figure from the config; with no config file at the default place (a folder of
-    results alone), the built-in trainer's figures."""
-    # lazy (--help imports every verb): loads pydantic, yaml
-    from rgt.config import load_config
-    from rgt.deliver.registry import figure_spec
+def _config(args: argparse.Namespace):
+    """The config of ``--config``; None with no config file at the default place (a folder of
+    results alone: the built-in trainer's figures)."""
+    from rgt.config import load_config  # lazy (--help imports every verb): loads pydantic, yaml
 
     if args.config == CONFIG_PATH and not Path(CONFIG_PATH).is_file():
-        return figure_spec(None, args.fig)
-    return figure_spec(load_config(args.config), args.fig)
+        return None
+    return load_config(args.config)
+
+
+def _spec(args: argparse.Namespace) -> FigureSpec:
+    """The figure ``--fig`` of the config."""
+    from rgt.deliver.registry import figure_spec  # lazy (--help): loads the config models
+
+    return figure_spec(_config(args), args.fig)
 
 
 def run_aggregate(args: argparse.Namespace) -> int:
     """Handler of ``rgt aggregate``."""
-    aggregate = write_aggregate(args.runs, args.out, args.only)
+    from rgt.deliver.registry import curve_specs  # lazy (--help): loads the config models
+
+    aggregate = write_aggregate(args.runs, args.out, args.only, curve_specs(_config(args)))
     cells = sum(
         len(cells) for variants in aggregate["experiments"].values() for cells in variants.values()
     )
@@ -126,9 +137,11 @@ def load_figure_rows(source: str | Path, spec: FigureSpec) -> list[dict]:
     """The source rows for ``spec``; refuse an empty file or rows of another metric or split."""
     from rgt.deliver.source_data import read_source_data  # lazy (--help): loads pandas
 
-    rows = read_source_data(source)
+    rows = read_source_data(source, spec.kind)
     if not rows:
         raise DeliveryError(f"{source}: no rows", fix="regenerate it with `rgt source-data`")
+    if spec.kind == "curve":
+        return rows
     foreign = {(row["metric"], row["split"]) for row in rows} - {(spec.metric, spec.split)}
     if foreign:
         raise DeliveryError(
@@ -152,8 +165,8 @@ def build_figure(
 
     rows = load_figure_rows(source, spec)
     verify = read_document(verify_path, VERIFY_SCHEMA, "rgt verify")
-    differences = [c for c in verify.get("comparisons") or []
-                   if (c.get("metric"), c.get("split")) == (spec.metric, spec.split)]
+    differences = [c for c in verify.get("comparisons") or [] if spec.kind == "bar"
+                   and (c.get("metric"), c.get("split")) == (spec.metric, spec.split)]
     outputs, gate, messages = render_and_gate(rows, spec, Path(out_dir), differences)
     parts = {
         "inputs": [file_record(source), aggregate_record(aggregate_path), file_record(verify_path)],
@@ -165,6 +178,7 @@ def build_figure(
         "source_matches_aggregate": source_matches_aggregate(rows, aggregate_path, spec),
         "render_messages": messages,
         "run_identities": _run_identities(aggregate_path),
+        "kind": spec.kind,
     }
     provenance = build_provenance(spec.fig_id, rows, parts)
     write_json(Path(out_dir) / "provenance.json", provenance)
@@ -175,10 +189,12 @@ def render_and_gate(rows: list[dict], spec: FigureSpec, out_dir: Path,
                     differences: list[dict] = ()) -> tuple:
     """Write figure.png and figure.pdf, re-open the PNG; (output records, gate, render messages)."""
     # lazy (--help imports every verb): loads matplotlib, numpy, scipy
+    from rgt.deliver.curves import render_curve
     from rgt.deliver.figures import render_figure
     from rgt.deliver.pixel_gate import run_pixel_gate
 
-    rendered = render_figure(rows, spec, differences)
+    rendered = (render_curve(rows, spec) if spec.kind == "curve" else
+                render_figure(rows, spec, differences))
     png, pdf = out_dir / "figure.png", out_dir / "figure.pdf"
     write_bytes(png, rendered.png)
     write_bytes(pdf, rendered.pdf)
@@ -199,12 +215,15 @@ def source_matches_aggregate(
     rows: list[dict], aggregate_path: str | Path, spec: FigureSpec
 ) -> bool | None:
     """Whether the source rows are exactly what the aggregate gives now; null without one."""
-    from rgt.deliver.source_data import source_rows  # lazy (--help): loads pandas
+    from rgt.deliver.source_data import figure_rows  # lazy (--help): loads pandas
 
     if not Path(aggregate_path).is_file():
         return None
     aggregate = read_document(aggregate_path, AGGREGATE_SCHEMA, "rgt aggregate")
-    return source_rows(aggregate, spec) == rows
+    try:
+        return figure_rows(aggregate, spec) == rows
+    except DeliveryError:  # an aggregate without the curve's scalars: it does not match
+        return False
 
 
 def _run_identities(aggregate_path: str | Path) -> dict:

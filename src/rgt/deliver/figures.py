@@ -16,7 +16,7 @@ import logging
 import math
 import statistics
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -187,7 +187,7 @@ def inspect_chart(figure, axes, bars: list[Bar], spec: FigureSpec) -> dict:
         "nonnegative": bool(is_nonnegative(bars, spec)),
         "bars_drawn": _bars_drawn(axes),
         "ylim_bottom": float(axes.get_ylim()[0]),
-        "clipped_text": _clipped_text(figure, axes),
+        "clipped_text": clipped_text(figure, axes),
     }
 
 
@@ -207,7 +207,7 @@ def _errorbar_labels(axes, bars: list[Bar]) -> list[str]:
             if {round(float(x), 6), round(x + MEAN_OFFSET, 6)} & drawn_xs]
 
 
-def _clipped_text(figure, axes) -> list[str]:
+def clipped_text(figure, axes) -> list[str]:
     """Every title, label and shown tick label of the figure that reaches past the canvas."""
     renderer = figure.canvas.get_renderer()
     box = figure.bbox
@@ -265,16 +265,26 @@ def render_figure(rows: list[dict], spec: FigureSpec, differences: list[dict] = 
     """Draw ``rows`` (and verify's ``differences``) as ``spec``; encode PNG and PDF bytes. The
     same inputs give the same bytes."""
     bars = bars_from_rows(rows)
+
+    def draw(figure) -> dict:
+        return inspect_chart(figure, draw_chart(figure, bars, spec, list(differences)), bars,
+                             spec)
+
+    return render_with(draw)
+
+
+def render_with(draw: Callable[[Figure], dict]) -> Rendered:
+    """Encode what ``draw`` puts on a fresh figure (it returns the pixel gate's facts), with
+    the settings that make equal drawings equal bytes; every render message is collected."""
     with matplotlib.rc_context(RC_PARAMS), captured_messages() as messages:
         figure = new_figure()
-        axes = draw_chart(figure, bars, spec, list(differences))
-        facts = inspect_chart(figure, axes, bars, spec)
-        png, pdf = _encode(figure, "png", PNG_METADATA), _encode(figure, "pdf", PDF_METADATA)
+        facts = draw(figure)
+        png, pdf = encode(figure, "png", PNG_METADATA), encode(figure, "pdf", PDF_METADATA)
     facts["render_messages"] = sorted(set(messages))
     return Rendered(png=png, pdf=pdf, facts=facts)
 
 
-def _encode(figure, file_format: str, metadata: dict) -> bytes:
+def encode(figure, file_format: str, metadata: dict) -> bytes:
     buffer = io.BytesIO()
     figure.savefig(buffer, format=file_format, dpi=DPI, metadata=metadata)
     return buffer.getvalue()

@@ -52,6 +52,14 @@ def check_errorbars(expected: list[str], drawn: list[str]) -> dict:
     return check("errorbars", True, f"{len(expected)} bar(s) with n > 1, all with error bars")
 
 
+def check_bands(expected: list[str], drawn: list[str]) -> dict:
+    """Every curve with more than one seed carries its band."""
+    absent = [label for label in expected if label not in drawn]
+    if absent:
+        return check("bands", False, f"no band around: {', '.join(absent)}")
+    return check("bands", True, f"{len(expected)} curve(s) with n > 1, all with bands")
+
+
 def check_zero_baseline(nonnegative: bool, ylim_bottom: float, bars_drawn: bool = True) -> dict:
     """A bar chart of a non-negative metric starts its y axis at 0 (a bar's length is its
     value); points with intervals may zoom to the data."""
@@ -70,9 +78,16 @@ def check_text_inside(clipped: list[str]) -> dict:
     return check("text_inside", True, "all text inside the canvas")
 
 
-def check_has_data(bars: int) -> dict:
-    """The chart shows at least one bar."""
-    return check("has_data", bars > 0, f"{bars} bar(s)")
+def check_has_data(bars: int, unit: str = "bar") -> dict:
+    """The chart shows at least one bar (or curve)."""
+    return check("has_data", bars > 0, f"{bars} {unit}(s)")
+
+
+def check_intervals(facts: dict) -> dict:
+    """A bar chart's error bars, or a curve chart's bands."""
+    if "bands_expected" in facts:
+        return check_bands(facts["bands_expected"], facts["bands_drawn"])
+    return check_errorbars(facts["errorbars_expected"], facts["errorbars_drawn"])
 
 
 def run_pixel_gate(png_path: str | Path, facts: dict) -> dict:
@@ -81,9 +96,9 @@ def run_pixel_gate(png_path: str | Path, facts: dict) -> dict:
     checks = [
         check_not_blank(pixels),
         check_size(pixels, facts["expected_size"]),
-        check_has_data(facts["bars"]),
+        check_has_data(facts["bars"], facts.get("unit", "bar")),
         check_glyphs(facts["render_messages"]),
-        check_errorbars(facts["errorbars_expected"], facts["errorbars_drawn"]),
+        check_intervals(facts),
         check_zero_baseline(facts["nonnegative"], facts["ylim_bottom"],
                             facts.get("bars_drawn", True)),
         check_text_inside(facts["clipped_text"]),

@@ -45,9 +45,12 @@ def build_provenance(fig_id: str, rows: list[dict], parts: dict) -> dict:
 
     ``parts`` keys: ``inputs`` and ``outputs`` (lists of ``{path, sha256}``), ``command``
     (argv), ``findings`` (verify findings), ``pixel_gate``, ``source_matches_aggregate``,
-    ``render_messages``, ``run_identities`` (the aggregate's ``runs``).
+    ``render_messages``, ``run_identities`` (the aggregate's ``runs``), ``kind`` (bar when
+    absent).
     """
-    claims = figure_claims(rows)
+    # A curve draws training dynamics: it supports no claim (the delivered numbers are the
+    # runs' results, which bars show).
+    claims = figure_claims(rows) if parts.get("kind", "bar") == "bar" else {}
     identities = parts.get("run_identities") or {}
     run_ids = sorted({row["run_id"] for row in rows})
     return {

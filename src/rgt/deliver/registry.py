@@ -1,8 +1,9 @@
 """The figures DELIVER builds, declared in the config's ``figures:`` section.
 
 Without one, the built-in trainer's config delivers its test accuracy and a training job's
-config the test split of each metric it declares. A figure naming a metric the runs do not
-report is refused when the plan is made, naming the metrics that exist.
+config the test split of each metric it declares. A bar naming a metric the runs do not
+report is refused when the plan is made, naming the metrics that exist; a curve's metric is a
+scalar the runs log while training, checked when the runs are aggregated (rgt.deliver.histories).
 """
 
 from __future__ import annotations
@@ -27,11 +28,15 @@ def figure_specs(config: Config | None) -> dict[str, FigureSpec]:
     reported = reported_metrics(config) if config else set(BUILT_IN_METRICS)
     specs = {}
     for fig_id, figure in sorted(declared.items()):
+        if figure.kind == "curve":
+            specs[fig_id] = _curve_spec(fig_id, figure, config)
+            continue
         if figure.metric not in reported:
             raise ConfigError(
                 f"figures.{fig_id}.metric = {figure.metric!r} is not a metric the runs report "
                 f"({', '.join(sorted(reported))})",
-                "name one of them, or declare the metric in job.metrics")
+                "name one of them, or declare the metric in job.metrics "
+                "(or draw a scalar the runs log over steps: kind: curve)")
         specs[fig_id] = _spec(fig_id, figure)
     return specs
 
@@ -55,6 +60,34 @@ def _spec(fig_id: str, figure: FigureDeclaration) -> FigureSpec:
     title = figure.title or f"{label[0].upper()}{label[1:]}: seeds, mean ± 95% CI per variant"
     return FigureSpec(fig_id, figure.metric, figure.split, title, label,
                       nonnegative=is_proportion(figure.metric), experiment=figure.experiment)
+
+
+def _curve_spec(fig_id: str, figure: FigureDeclaration, config: Config) -> FigureSpec:
+    """A curve of one experiment: the one named, or the config's only one."""
+    if "split" in figure.model_fields_set:
+        raise ConfigError(
+            f"figures.{fig_id}.split = {figure.split!r}: a curve draws a scalar the runs log "
+            "while training, over steps; it has no split",
+            f"remove figures.{fig_id}.split (the logged name says which, e.g. val_loss)")
+    experiments = sorted(config.experiments)
+    experiment = figure.experiment or (experiments[0] if len(experiments) == 1 else None)
+    if experiment not in config.experiments:
+        raise ConfigError(
+            f"figures.{fig_id}.experiment = {figure.experiment!r}: a curve shows the variants "
+            f"of one experiment of the config ({', '.join(experiments)})",
+            f"set figures.{fig_id}.experiment to one of them")
+    title = figure.title or (f"{figure.metric} over training steps, {experiment}: "
+                             "mean over seeds, band = min–max of the seeds")
+    return FigureSpec(fig_id, figure.metric, "", title, figure.metric, nonnegative=False,
+                      experiment=experiment, kind="curve")
+
+
+def curve_specs(config: Config | None) -> dict[str, FigureSpec]:
+    """The config's curve figures by id (their logged scalars go into the aggregate)."""
+    if config is None:
+        return {}
+    return {fig_id: spec for fig_id, spec in figure_specs(config).items()
+            if spec.kind == "curve"}
 
 
 def figure_spec(config: Config | None, fig_id: str) -> FigureSpec:

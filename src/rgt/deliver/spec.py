@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class FigureSpec:
-    """What a figure shows: one metric on one split, per variant (of one experiment or all)."""
+    """What a figure shows: one metric on one split, per variant (of one experiment or all) —
+    or, for ``kind == "curve"``, one logged scalar over steps, per variant of one experiment."""
 
     fig_id: str
     metric: str
@@ -17,3 +18,4 @@ class FigureSpec:
     ylabel: str
     nonnegative: bool
     experiment: str | None = None
+    kind: str = "bar"

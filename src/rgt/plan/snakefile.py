@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import yaml
@@ -87,16 +87,22 @@ def load_or_exit(configfiles: Sequence[str | Path], overrides: Mapping) -> tuple
     Snakemake would print a traceback of the Snakefile for an exception; a user's mistake in
     the config deserves only the message.
     """
+    config_file = or_exit(config_source, configfiles, overrides)
+    config = or_exit(load_config, config_file)
+    _VALIDATED[Path(config_file).resolve()] = config
+    return config_file, config
+
+
+def or_exit(function: Callable, *args):
+    """``function(*args)``; an ``RgtError`` (a user's mistake) is printed with its fix, and the
+    Snakefile exits with its code instead of a traceback."""
     try:
-        config_file = config_source(configfiles, overrides)
-        config = load_config(config_file)
+        return function(*args)
     except RgtError as error:
         print(f"error: {error.message}", file=sys.stderr)
         if error.fix:
             print(f"  fix: {error.fix}", file=sys.stderr)
         raise SystemExit(error.exit_code) from None
-    _VALIDATED[Path(config_file).resolve()] = config
-    return config_file, config
 
 
 def workflow_config(config_file: str | Path) -> Config:
