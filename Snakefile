@@ -26,6 +26,7 @@ localrules:
     aggregate,
     source_data,
     figure,
+    figure_config,
     metrics,
     claims,
     evidence,

@@ -88,3 +88,12 @@ def test_every_rule_that_runs_rgt_names_the_conda_environment():
             if "{RGT}" in rule:
                 assert "conda:\n        CONDA_ENV" in rule, f"{path.name}: {rule.split(':')[0]}"
     assert "container: CONTAINER" in (ROOT / "Snakefile").read_text()
+
+
+def test_every_rule_but_training_stays_local_whatever_the_executor():
+    snakefile = (ROOT / "Snakefile").read_text()
+    local = set(re.search(r"localrules:\n((?:    \w+,\n)+)", snakefile)[1].split())
+    rules = {name for path in (ROOT / "rules").glob("*.smk")
+             for name in re.findall(r"(?m)^rule (\w+):", path.read_text())}
+    assert rules - {name.rstrip(",") for name in local} == {"train"}
+
