@@ -113,6 +113,7 @@ bench: setup
 	$(PY) bench/overhead.py
 	$(PY) bench/gpu_loop.py
 	$(PY) bench/transfer.py
+	$(PY) bench/data_cache.py
 	$(PY) bench/verify.py
 	$(PY) bench/verify_calibration.py
 	$(PY) bench/mirror.py
