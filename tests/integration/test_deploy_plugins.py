@@ -103,3 +103,12 @@ def test_declared_data_travels_once_per_content_and_a_code_change_sends_none(
     assert (code / second / "data" / "corpus.bin").read_bytes() == \
         (tmp_path / "data" / "corpus.bin").read_bytes()
     runner.verify_code(second)
+
+    # An upload cut half-way resumes from the bytes the host already holds.
+    damaged.unlink()
+    damaged.with_name(damaged.name + ".part").write_bytes(
+        (tmp_path / "data" / "corpus.bin").read_bytes()[:1 << 20])
+    runner.deploy(config, tmp_path)
+    assert runner.sent["data"].bytes_sent == data_bytes - 4 - (1 << 20)
+    assert (code / second / "data" / "corpus.bin").samefile(damaged)
+    runner.verify_code(second)
