@@ -24,6 +24,7 @@ localrules:
     evaluate,
     verify,
     aggregate,
+    figure_config,
     source_data,
     figure,
     figure_config,

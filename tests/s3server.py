@@ -61,7 +61,7 @@ class S3Server:
             self.process.wait(timeout=10)
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
@@ -98,7 +98,7 @@ def start_s3(state: Path, auth: bool = False) -> S3Server:
     if not binary.exists():
         raise S3Missing(f"{binary} not found: pip install 'moto[server]' (the dev extra has it)")
     state.mkdir(parents=True, exist_ok=True)
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, **({"INITIAL_NO_AUTH_ACTION_COUNT": str(UNSIGNED_SETUP_REQUESTS)}
                             if auth else {})}
     with open(state / "moto.log", "wb") as log:

@@ -72,7 +72,8 @@ def wait_for(predicate, what: str, process, timeout: float = 300) -> None:
         if predicate():
             return
         time.sleep(0.2)
-    os.killpg(process.pid, signal.SIGKILL)
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGKILL)
     output = process.communicate(timeout=60)[0]
     raise AssertionError(f"no {what} (snakemake exit {process.returncode}):\n{output[-3000:]}")
 

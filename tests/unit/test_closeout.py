@@ -8,6 +8,7 @@ from pathlib import Path
 
 from test_pull_verify import CKPT, RUN, make_bundle, seal
 
+from rgt.base.files import write_json
 from rgt.base.hashing import sha256_file
 from rgt.pull.bundle import verify_bundle
 from rgt.pull.closeout import (
@@ -17,6 +18,8 @@ from rgt.pull.closeout import (
     next_attempt,
     partial_dir,
     quarantine_root,
+    read_verified,
+    verified_record,
 )
 from rgt.pull.manifest import manifest_sha256
 
@@ -118,3 +121,31 @@ def test_attempt_numbers_continue_after_the_highest(tmp_path):
     for name in (f"{RUN}--1", f"{RUN}--7", f"{RUN}--x", "other--9"):
         (root / name).mkdir(parents=True)
     assert next_attempt(root, RUN) == 8
+
+
+def test_a_full_bundle_replaces_a_verified_weights_only_one(tmp_path):
+    export = tmp_path / "export"
+    partial = attempt(export)
+    manifest = json.loads((partial / "PULL_MANIFEST.json").read_text())
+    light = export / RUN
+    light.mkdir(parents=True)
+    write_json(light / "PULL_VERIFIED.json", {**verified_record({**manifest, "files": []}),
+                                              "manifest_sha256": "0" * 64, "weights_only": True})
+    assert existing_state(export, RUN, manifest_sha256(manifest)) == "weights-only"
+    outcome = closeout(export, RUN)
+    assert (outcome.state, outcome.ok) == ("exported", True)
+    assert read_verified(export / RUN)["manifest_sha256"] == manifest_sha256(manifest)
+    assert not list(partial.parent.iterdir())  # nothing left aside
+
+
+def test_a_weights_only_bundle_never_replaces_a_verified_one(tmp_path):
+    export = tmp_path / "export"
+    partial = attempt(export)
+    manifest = json.loads((partial / "PULL_MANIFEST.json").read_text())
+    write_json(partial / "PULL_MANIFEST.json", {**manifest, "weights_only": True})
+    light = export / RUN
+    light.mkdir(parents=True)
+    write_json(light / "PULL_VERIFIED.json", {**verified_record(manifest),
+                                              "manifest_sha256": "0" * 64, "weights_only": True})
+    outcome = closeout(export, RUN)
+    assert (outcome.state, outcome.reason) == ("quarantined", OTHER_MANIFEST.format(run_id=RUN))

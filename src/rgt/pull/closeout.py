@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,12 +70,15 @@ def read_verified(bundle: Path) -> dict | None:
 
 
 def existing_state(export: Path, run_id: str, digest: str) -> str:
-    """``absent``, ``same`` (verified with ``digest``) or ``other`` for ``export/<run_id>``."""
+    """``absent``, ``same`` (verified with ``digest``), ``weights-only`` (another, verified
+    weights-only bundle) or ``other`` for ``export/<run_id>``."""
     target = Path(export) / run_id
     if not target.exists() and not target.is_symlink():
         return "absent"
     record = read_verified(target)
-    return "same" if record and record.get("manifest_sha256") == digest else "other"
+    if record and record.get("manifest_sha256") == digest:
+        return "same"
+    return "weights-only" if record and record.get("weights_only") else "other"
 
 
 def verified_record(manifest: dict) -> dict:
@@ -90,7 +94,8 @@ def closeout(export: Path, run_id: str, allow_unsafe_pickle: bool = False,
     """Verify ``<export>/.partial/<run_id>`` and move it to ``export/<run_id>`` or quarantine.
 
     An ``export/<run_id>`` verified with the same manifest makes this a no-op success (the
-    attempt stays where it is); one with another manifest sends the attempt to quarantine.
+    attempt stays where it is); a verified weights-only bundle is replaced by a full one (which
+    holds all it holds, and the checkpoints); any other manifest sends the attempt to quarantine.
     ``verify`` is ``verify_bundle`` (the executor runs it in a process of its own: it loads
     the checkpoints with torch, which the controller never imports).
     """
@@ -102,13 +107,25 @@ def closeout(export: Path, run_id: str, allow_unsafe_pickle: bool = False,
     state = existing_state(export, run_id, manifest_sha256(manifest))
     if state == "same":
         return Outcome("already", export / run_id)
-    if state == "other":
+    superseded = state == "weights-only" and not manifest.get("weights_only")
+    if state in ("other", "weights-only") and not superseded:
         return quarantine(partial, export, run_id, OTHER_MANIFEST.format(run_id=run_id), [])
     write_json(partial / VERIFIED, verified_record(manifest))
+    if superseded:
+        _set_aside(export / run_id, partial.parent / f"{run_id}.superseded")
     os.rename(partial, export / run_id)
+    if superseded:
+        shutil.rmtree(partial.parent / f"{run_id}.superseded")
     fsync_dir(partial.parent)
     fsync_dir(export)
     return Outcome("exported", export / run_id)
+
+
+def _set_aside(bundle: Path, aside: Path) -> None:
+    """Move ``bundle`` out of the way (a rename: the export never holds half of two bundles)."""
+    if aside.exists():
+        shutil.rmtree(aside)
+    os.rename(bundle, aside)
 
 
 def shallow_problems(bundle: Path, digest: str) -> list[Problem]:
