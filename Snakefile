@@ -27,7 +27,6 @@ localrules:
     figure_config,
     source_data,
     figure,
-    figure_config,
     metrics,
     claims,
     evidence,
