@@ -14,30 +14,28 @@ from pathlib import Path
 from rgt.remote.ssh import RemoteHost
 from rgt.remote.transfer import TransferStats, push, validate_relpath
 
-CACHE = "data-cache"
-# Run in the project root with "<sha256> <path>" lines on stdin. A path that already is the
-# cached file is left alone (a running job may be reading it); any other is replaced by rename.
+# "<sha256> <path>" lines on stdin, the cache directory as $1. A path that already is the cached
+# file is left alone (a running job may be reading it); any other is replaced by a rename.
 LINK_SCRIPT = r"""set -e
 while IFS= read -r line; do
-  digest=${line%% *} rel=${line#* }
-  [ "$rel" -ef "$1/$digest" ] && continue
-  mkdir -p -- "$(dirname -- "$rel")"
-  ln -f -- "$1/$digest" "$rel.rgt-link" 2>/dev/null || cp -- "$1/$digest" "$rel.rgt-link"
-  mv -f -- "$rel.rgt-link" "$rel"
+  digest=${line%% *} path=${line#* }
+  [ "$path" -ef "$1/$digest" ] && continue
+  mkdir -p -- "$(dirname -- "$path")"
+  ln -f -- "$1/$digest" "$path.rgt-link" 2>/dev/null || cp -- "$1/$digest" "$path.rgt-link"
+  mv -f -- "$path.rgt-link" "$path"
 done"""
 
 
-def place_data(host: RemoteHost, root: str, code_dir: str, files: dict[str, Path],
+def place_data(host: RemoteHost, cache_dir: str, code_dir: str, files: dict[str, Path],
                digests: dict[str, str]) -> TransferStats:
     """Put ``files`` ({path in the code tree: local file}, with their ``digests``) into the
-    host's cache under ``root``, then link each at ``code_dir/<path>``; ``code_dir`` is relative
-    to ``root``. Returns what the push to the cache moved."""
+    host's ``cache_dir``, then link each at ``code_dir/<path>``. Returns what the push to the
+    cache moved."""
     if not files:
         return TransferStats(0, 0, 0, 0.0)
-    by_content = {digests[rel]: path for rel, path in files.items()}
-    stats = push(host, by_content, f"{root}/{CACHE}")
+    stats = push(host, {digests[rel]: path for rel, path in files.items()}, cache_dir)
     lines = "".join(f"{digests[rel]} {code_dir}/{validate_relpath(rel)}\n"
                     for rel in sorted(files))
-    host.run(["bash", "-c", LINK_SCRIPT, "link-data", CACHE], stdin=lines.encode(), cwd=root,
+    host.run(["bash", "-c", LINK_SCRIPT, "link-data", cache_dir], stdin=lines.encode(),
              timeout=300)
     return stats

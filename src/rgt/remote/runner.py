@@ -111,8 +111,8 @@ class RemoteRunner:
                 extra[HOST_AUDIT] = Path(scratch) / HOST_AUDIT
                 extra[HOST_AUDIT].write_text(json.dumps(self.host_audit, indent=1))
             self.sent = {"code": push(self.host, {**code, **extra}, self.layout.code(tree))}
-        self.sent["data"] = place_data(self.host, self.layout.root, f"code/{tree}", data,
-                                       digests)
+        self.sent["data"] = place_data(self.host, self.layout.data_cache,
+                                       self.layout.code(tree), data, digests)
         self.check_environment(tree)
         return tree
 
