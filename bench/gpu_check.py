@@ -9,9 +9,13 @@ train on synthetic data). Runs, in order, each step timed and recorded even when
   snapshot          a CUDA state copied into pinned host memory, values as at the call
   drills            (fp32, real ``rgt train`` processes, tests/drills.py) an uninterrupted
                     reference; SIGKILL at two steps then resume; SIGKILL while a background
-                    write is torn halfway; SIGTERM while one is in flight (exit 75) — each
-                    resumed run bit-identical to the reference
-  gpu_loop          bench/gpu_loop.py: rgt's loop / a plain PyTorch loop (goal >= 0.97)
+                    write is torn halfway; SIGTERM while one is in flight (exit 75); a
+                    bf16 run with gradient accumulation, clipping and a DataLoader worker
+                    over memory-mapped inputs killed twice mid-epoch, and the same run
+                    compiled and channels-last — each resumed run bit-identical to its
+                    uninterrupted reference
+  gpu_loop          bench/gpu_loop.py: rgt's loop / a plain PyTorch loop (goal >= 0.97), in
+                    fp32 and again with both loops under bf16 autocast
   checkpoint        bench/checkpoint.py with a GPU-resident state (async_stall_ratio, A/B')
   overhead          bench/overhead.py: async saves every 50 steps vs the bare loop (<= 2 %);
                     it trains the bundled example, whose data needs scikit-learn (skipped,
@@ -30,6 +34,7 @@ import importlib.util
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -76,7 +81,18 @@ def drill_steps(device: str, scratch: Path) -> list[tuple[str, object]]:
             scratch / "kill-write", device, expected)),
         ("drill: SIGTERM during a background write", lambda: drills.term_during_write(
             scratch / "term-write", device, expected)),
+        ("drill: bf16 + accumulation + loader worker, SIGKILL twice, resume",
+         lambda: drills.runtime_kill_and_resume(scratch / "runtime", device)),
+        ("drill: the same compiled, channels-last", lambda: compiled_drill(scratch, device)),
     ]
+
+
+def compiled_drill(scratch: Path, device: str) -> dict:
+    """The runtime drill under ``torch.compile``; on the CPU only where a C++ compiler is (the
+    CPU backend compiles C++; a GPU host needs none)."""
+    if device == "cpu" and shutil.which("g++") is None:
+        return {"skipped": "no C++ compiler for torch.compile's CPU backend"}
+    return drills.runtime_kill_and_resume(scratch / "compiled", device, compiled=True)
 
 
 def bench_steps(device: str, quick: bool, out: Path) -> list[tuple[str, object]]:
@@ -87,17 +103,21 @@ def bench_steps(device: str, quick: bool, out: Path) -> list[tuple[str, object]]
     mib = "64" if quick or cpu else "1024"
     checkpoint = ["--device", device, "--mib", mib] + (["--rounds", "3"] if quick else [])
     overhead = ["--blocks", "4", "--steps", "100"] if quick or cpu else []
-    return [(f"bench: {name}", lambda name=name, args=args: run_bench(name, args, out))
-            for name, args in (("gpu_loop", loop), ("checkpoint", checkpoint),
-                               ("overhead", overhead))]
+    bf16_loop = [*loop, "--precision", "bf16"]
+    runs = (("gpu_loop", "gpu_loop", loop), ("gpu_loop_bf16", "gpu_loop", bf16_loop),
+            ("checkpoint", "checkpoint", checkpoint), ("overhead", "overhead", overhead))
+    return [(f"bench: {label}", lambda label=label, script=script, args=args: run_bench(
+        label, script, args, out)) for label, script, args in runs]
 
 
-def run_bench(name: str, args: list[str], out: Path) -> dict:
-    """``python bench/<name>.py ARGS --json``; its figures, and its output saved beside."""
-    if name == "overhead" and importlib.util.find_spec("sklearn") is None:
+def run_bench(name: str, script: str, args: list[str], out: Path) -> dict:
+    """``python bench/<script>.py ARGS --json``; its figures, and its output saved beside as
+    ``<name>.json`` and ``<name>.txt``."""
+    if script == "overhead" and importlib.util.find_spec("sklearn") is None:
         return {"skipped": "scikit-learn is not installed (the bundled example's digits)"}
     figures = out / f"{name}.json"
-    command = [sys.executable, str(ROOT / "bench" / f"{name}.py"), *args, "--json", str(figures)]
+    command = [sys.executable, str(ROOT / "bench" / f"{script}.py"), *args, "--json",
+               str(figures)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=BENCH_TIMEOUT_S,
                           cwd=ROOT)
     (out / f"{name}.txt").write_text(done.stdout + done.stderr)
@@ -105,7 +125,8 @@ def run_bench(name: str, args: list[str], out: Path) -> dict:
     print(done.stdout.rstrip())
     return {key: value for key, value in json.loads(figures.read_text()).items()
             if key in ("ratio_vs_plain_loop", "async_stall_ratio", "median_overhead",
-                       "goals", "device", "mib", "blocked_ms_per_save", "write_ms_per_save")}
+                       "goals", "device", "mib", "blocked_ms_per_save", "write_ms_per_save",
+                       "precision")}
 
 
 def run_all(steps: list[tuple[str, object]]) -> dict:

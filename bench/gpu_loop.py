@@ -1,7 +1,7 @@
 """Benchmark: rgt's training loop vs a plain PyTorch loop of the same model, data and optimiser.
 
     python bench/gpu_loop.py [--device auto] [--channels 16 128] [--blocks 9] [--steps 200]
-                             [--batch-size 64] [--samples 16384] [--json OUT]
+                             [--batch-size 64] [--samples 16384] [--precision fp32] [--json OUT]
 
 Candidate: ``Trainer.run`` with the hooks of ``rgt train`` (step timing, cadence, heartbeat),
 no checkpoint due (their cost is ``bench/overhead.py``'s). Baseline: a plain loop written the
@@ -13,12 +13,14 @@ download), in the same process and deterministic mode. Two persistent loops are 
 alternating blocks of ``--steps`` steps (order rotated, round 0 not counted; on CUDA each block
 ends with a synchronize); the figure is the median of the paired throughput ratios rgt / plain
 (``ratio_vs_plain_loop`` in the JSON: the lowest median over the channel widths). CUDA when
-present, else the CPU. Goal on a GPU: >= 0.97.
+present, else the CPU. Goal on a GPU: >= 0.97. ``--precision bf16`` runs both loops under bf16
+autocast (rgt through ``train.precision``).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import math
@@ -58,13 +60,15 @@ def synthetic(samples: int, classes: int = 10, seed: int = 0) -> Dataset:
                    np.arange(samples, dtype=np.int64), classes)
 
 
-def bench_settings(channels: int, batch_size: int, device: str, epochs: int) -> Settings:
-    """The bundled example's first run, with this width, batch, device and length."""
+def bench_settings(channels: int, batch_size: int, device: str, epochs: int,
+                   precision: str = "fp32") -> Settings:
+    """The bundled example's first run, with this width, batch, device, length and
+    precision."""
     settings = plan_runs(load_config(ROOT / "config" / "config.yaml"))[0].settings
     return settings.model_copy(update={
         "model": settings.model.model_copy(update={"channels": channels, "dropout": 0.0}),
         "train": settings.train.model_copy(update={"batch_size": batch_size, "device": device,
-                                                   "epochs": epochs})})
+                                                   "epochs": epochs, "precision": precision})})
 
 
 class RgtLoop:
@@ -89,7 +93,7 @@ class PlainLoop:
         self.val = split_tensors(dataset, split["val"])
         self.x, self.y, self.device = train_x.to(device), train_y.to(device), device
         torch.manual_seed(0)
-        self.model = build_model(settings.model, dataset.inputs.shape[1:],
+        self.model = build_model(settings.model, dataset.input_shape,
                                  dataset.num_classes).to(device)
         train = settings.train
         self.batch = train.batch_size
@@ -99,11 +103,16 @@ class PlainLoop:
         self.scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(
             self.optimizer, train.epochs * self.per_epoch)
         self.index, self.order = 0, torch.randperm(len(self.y), device=device)
+        dtype = {"bf16": torch.bfloat16}.get(train.precision)
+        self.autocast = (lambda: torch.autocast(device.type, dtype=dtype)) if dtype else (
+            contextlib.nullcontext)
 
     def advance(self, steps: int) -> None:
         for _ in range(steps):
             rows = self.order[self.index * self.batch:(self.index + 1) * self.batch]
-            loss = F.cross_entropy(self.model(self.x[rows]), self.y[rows])
+            with self.autocast():
+                logits = self.model(self.x[rows])
+            loss = F.cross_entropy(logits.float(), self.y[rows])
             self.optimizer.zero_grad(set_to_none=True)
             loss.backward()
             self.optimizer.step()
@@ -144,7 +153,7 @@ def measure(channels: int, args: argparse.Namespace, directory: Path) -> dict:
     split = make_split(dataset, bench_settings(channels, args.batch_size, "cpu", 1).data.split)
     per_epoch = math.ceil(len(split["train"]) / args.batch_size)
     epochs = 2 + (args.blocks + 1) * args.steps // per_epoch
-    settings = bench_settings(channels, args.batch_size, device.type, epochs)
+    settings = bench_settings(channels, args.batch_size, device.type, epochs, args.precision)
     loops = {"rgt": RgtLoop(settings, dataset, split, directory),
              "plain": PlainLoop(settings, dataset, split, device)}
     ratios, seconds = [], {"rgt": [], "plain": []}
@@ -163,8 +172,8 @@ def measure(channels: int, args: argparse.Namespace, directory: Path) -> dict:
 
 
 def report(results: list[dict], args: argparse.Namespace) -> float:
-    print(f"rgt training loop vs plain PyTorch loop ({results[0]['device']}, batch "
-          f"{args.batch_size}, {args.blocks} paired blocks of {args.steps} steps)")
+    print(f"rgt training loop vs plain PyTorch loop ({results[0]['device']}, {args.precision}, "
+          f"batch {args.batch_size}, {args.blocks} paired blocks of {args.steps} steps)")
     print(f"{'channels':>8} {'rgt steps/s':>12} {'plain steps/s':>14} {'ratio min':>10} "
           f"{'median':>8} {'max':>8}")
     for r in results:
@@ -185,6 +194,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--samples", type=int, default=16384)
+    parser.add_argument("--precision", default="fp32", choices=["fp32", "bf16"],
+                        help="both loops in this precision (bf16: autocast)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     return parser.parse_args(argv)
 
@@ -196,6 +207,7 @@ def main(argv: list[str] | None = None) -> dict:
         results = [measure(c, args, Path(scratch) / str(c)) for c in args.channels]
     worst = report(results, args)
     figures = {"ratio_vs_plain_loop": worst, "goal": GOAL, "torch": torch.__version__,
+               "precision": args.precision,
                "configs": {str(r["channels"]): r for r in results}}
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2) + "\n")

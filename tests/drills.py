@@ -34,6 +34,9 @@ RELEASE_AFTER_S = 1.0  # the loop reaches its next boundary and waits on the hel
 
 DATA_MODULE = textwrap.dedent(
     """
+    import os
+    from pathlib import Path
+
     import numpy as np
 
     from rgt.data import Dataset
@@ -46,6 +49,16 @@ DATA_MODULE = textwrap.dedent(
         inputs = centers[labels] + 0.8 * rng.normal(size=(samples, 1, 8, 8))
         return Dataset("drill-blobs", inputs.astype(np.float32), labels.astype(np.int64),
                        np.arange(samples, dtype=np.int64), classes)
+
+
+    def blobs_on_disk(**params):  # the same samples, inputs memory-mapped from a .npy file
+        in_memory = blobs(**params)
+        path = Path(__file__).with_name("blobs.npy")
+        if not path.exists():
+            np.save(path.with_suffix(".tmp.npy"), in_memory.inputs)
+            os.replace(path.with_suffix(".tmp.npy"), path)
+        return Dataset("drill-blobs", np.load(path, mmap_mode="r"), in_memory.labels,
+                       in_memory.ids, in_memory.num_classes)
     """
 )
 
@@ -116,18 +129,26 @@ class DrillProject:
         return [*args, "--config", str(self.config), "--run-id", self.run_id]
 
 
-def make_project(root: Path, device: str) -> DrillProject:
+# The GPU-grade runtime in one run: bf16 autocast, two micro-batches per step (33 steps an
+# epoch), clipping, inputs memory-mapped from disk and read by a DataLoader worker process.
+RUNTIME = {"precision": "bf16", "accumulate": 2, "clip_grad_norm": 1.0, "loader_workers": 1}
+RUNTIME_KILL_STEPS = (25, 47)  # mid-epoch in both epochs, between checkpoints
+
+
+def make_project(root: Path, device: str, runtime: dict | None = None) -> DrillProject:
     """The drill's run (2 epochs of 66 steps, dropout, a checkpoint every 20 steps) in
-    ``root``, training on ``device``."""
+    ``root``, training on ``device``; with ``runtime`` (train settings such as ``RUNTIME``),
+    on memory-mapped data."""
     root.mkdir(parents=True, exist_ok=True)
     (root / "drilldata.py").write_text(DATA_MODULE)
     config = {
         "defaults": {
-            "data": {"name": "drilldata:blobs", "split": {"val": 0.15, "test": 0.15, "seed": 0}},
+            "data": {"name": "drilldata:blobs_on_disk" if runtime else "drilldata:blobs",
+                     "split": {"val": 0.15, "test": 0.15, "seed": 0}},
             "model": {"name": "small_cnn", "channels": 4, "dropout": 0.3},
             "train": {"epochs": 2, "batch_size": 16, "lr": 0.01, "weight_decay": 0.0,
                       "optimizer": "adam", "scheduler": "cosine", "threads": 1,
-                      "device": device},
+                      "device": device, **(runtime or {})},
             "checkpoint": {"keep": 2, "mtbf_hours": 6.0, "every_steps": EVERY_STEPS,
                            "heartbeat_seconds": 0.001},
             "selection": {"metric": "accuracy", "split": "val"},
@@ -183,9 +204,9 @@ def outcome(project: DrillProject) -> dict:
             "history": (run_dir / "train.csv").read_text(), "device": record["device"]}
 
 
-def reference(root: Path, device: str) -> dict:
+def reference(root: Path, device: str, runtime: dict | None = None) -> dict:
     """The outcome of the drill's run trained without interruption."""
-    project = make_project(root, device)
+    project = make_project(root, device, runtime)
     train(project)
     return outcome(project)
 
@@ -249,10 +270,11 @@ def term_during_write(root: Path, device: str, expected: dict) -> dict:
             "seconds": time.monotonic() - started}
 
 
-def kill_and_resume(root: Path, device: str, expected: dict, at_steps=(37, 90)) -> dict:
+def kill_and_resume(root: Path, device: str, expected: dict, at_steps=(37, 90),
+                    runtime: dict | None = None) -> dict:
     """SIGKILL at the given steps (no write held), then resume: bit-identical."""
     started = time.monotonic()
-    project = make_project(root, device)
+    project = make_project(root, device, runtime)
     for step in at_steps:
         process = start(project)
         try:
@@ -266,6 +288,16 @@ def kill_and_resume(root: Path, device: str, expected: dict, at_steps=(37, 90)) 
     record = json.loads((project.root / "runs" / project.run_id / "run.json").read_text())
     check(record["attempts"] == len(at_steps) + 1, f"attempts {record['attempts']}")
     return {"killed_at": list(at_steps), "seconds": time.monotonic() - started}
+
+
+def runtime_kill_and_resume(root: Path, device: str, compiled: bool = False) -> dict:
+    """The ``RUNTIME`` run (bf16, accumulation, clipping, a loader worker over memory-mapped
+    data; ``compiled``: also ``torch.compile`` and channels-last) uninterrupted, then
+    SIGKILLed mid-epoch twice and resumed: bit-identical."""
+    runtime = RUNTIME | ({"compile": True, "channels_last": True} if compiled else {})
+    expected = reference(root / "reference", device, runtime)
+    seen = kill_and_resume(root / "killed", device, expected, RUNTIME_KILL_STEPS, runtime)
+    return {**seen, "runtime": runtime, "device": expected["device"]}
 
 
 def snapshot_on(device: str) -> dict:

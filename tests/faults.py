@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rgt.remote.channel import ChannelDropped
 from rgt.remote.ssh import RemoteHost
 
 
@@ -15,7 +16,9 @@ class DropAfter(RemoteHost):
     def stream(self, argv, *, sink, source=None, **kwargs):
         def counting_sink(data: bytes) -> None:
             if self.moved >= self.limit:
-                return  # the line is cut: what paramiko had already buffered never arrives
+                # The line is cut: what paramiko had already buffered never arrives, and no
+                # exit status either.
+                raise ChannelDropped(f"cut after {self.moved} bytes")
             sink(data)
             self._count(len(data))
 

@@ -8,9 +8,9 @@ import torch
 
 import rgt
 from rgt.adapters import refuse_an_unresumed_launch
-from rgt.adapters.replay import ResumableSampler, step_seed
+from rgt.adapters.replay import ResumableSampler
 from rgt.base.errors import CheckpointError
-from rgt.train.determinism import epoch_order
+from rgt.train.determinism import epoch_order, step_seed
 
 
 def test_each_epoch_is_a_permutation_fixed_by_seed_and_epoch():

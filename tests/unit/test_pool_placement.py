@@ -20,8 +20,8 @@ def station(alias: str, slots: int = 1, running=(), silent_for: float | None = N
     made = Station(PoolHost(HostEntry(alias, "ssh"), slots), runner=None, project=Path("."),
                    mirror_options=MirrorOptions("off", None, {}), report=print)
     made.running = set(running)
-    if silent_for is not None:
-        made.unreachable_since = time.monotonic() - silent_for
+    if silent_for is not None:  # it answered once, then fell silent
+        made.reached, made.unreachable_since = True, time.monotonic() - silent_for
     return made
 
 

@@ -54,8 +54,9 @@ from typing import Any
 import torch
 
 from rgt.adapters import missing_framework, refuse_an_unresumed_launch
-from rgt.adapters.replay import ResumableSampler, seed_step
+from rgt.adapters.replay import ResumableSampler
 from rgt.base.errors import RgtError
+from rgt.train.determinism import seed_step
 from rgt.train.plain_loop import PlainRun
 from rgt.train.preemption import EXIT_PREEMPTED
 

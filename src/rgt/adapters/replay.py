@@ -1,5 +1,6 @@
 """What a resumed run needs to replay an uninterrupted one exactly, without the framework's help:
-the data order (``ResumableSampler``) and each step's random draws (``seed_step``).
+the data order (``ResumableSampler``) and each step's random draws
+(``rgt.train.determinism.seed_step``).
 
 A framework restarting from a checkpoint taken mid-epoch builds a fresh data iterator and runs
 hooks (validation, logging, iterator set-up) that draw from the global RNG in another order than
@@ -12,20 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sized
 
-import numpy as np
 import torch
 
-from rgt.train.determinism import epoch_order, seed_everything
-
-
-def step_seed(seed: int, epoch: int, batch: int) -> int:
-    """The seed of one training batch: a well-mixed function of the three numbers."""
-    return int(np.random.SeedSequence([seed, epoch, batch]).generate_state(1)[0])
-
-
-def seed_step(seed: int, epoch: int, batch: int) -> None:
-    """Reseed python, numpy and torch for one training batch (dropout, noise, sampling)."""
-    seed_everything(step_seed(seed, epoch, batch))
+from rgt.train.determinism import epoch_order
 
 
 class ResumableSampler(torch.utils.data.Sampler[int]):

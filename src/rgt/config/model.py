@@ -112,6 +112,31 @@ class TrainSettings(Section):
     process_group_timeout_s: Annotated[Number, Field(
         gt=0, description="seconds a rank waits in a collective for the others before the "
                           "run fails naming the rank")] = 300
+    # Left out (the default), each of these stays out of the run's identity: a run planned
+    # before the key existed keeps its run id.
+    precision: Annotated[Literal["fp32", "bf16", "fp16"] | None, Field(
+        exclude_if=leave_out_when_unset,
+        description="autocast precision of the forward pass: fp32 (default), bf16, or fp16 "
+                    "with loss scaling")] = None
+    accumulate: Annotated[int | None, Field(
+        ge=1, le=4096, exclude_if=leave_out_when_unset,
+        description="micro-batches of batch_size per optimizer step (gradient accumulation); "
+                    "the effective batch is batch_size x processes x accumulate")] = None
+    clip_grad_norm: Annotated[Number | None, Field(
+        gt=0, exclude_if=leave_out_when_unset,
+        description="clip the gradients' total 2-norm to this value before each step")] = None
+    compile: Annotated[bool | None, Field(
+        exclude_if=leave_out_when_unset,
+        description="train through torch.compile (compiled once per process, at start)")] = None
+    channels_last: Annotated[bool | None, Field(
+        exclude_if=leave_out_when_unset,
+        description="image models and batches in channels-last memory format (4-D inputs "
+                    "only; faster convolutions on tensor cores)")] = None
+    loader_workers: Annotated[int | None, Field(
+        ge=0, le=256, exclude_if=leave_out_when_unset,
+        description="batches from a torch DataLoader with this many worker processes (0: in "
+                    "the training process); left out, an in-memory dataset is cut into "
+                    "batches directly")] = None
 
 
 class CheckpointSettings(Section):

@@ -36,7 +36,7 @@ def evaluate_run(run_dir: Path) -> dict:
     if split_sha256(split) != record["split_sha256"]:
         raise RunStateError(f"the split rebuilt for {run_dir} differs from the one it trained on",
                             "the dataset or split code changed: retrain this run")
-    model = build_model(settings.model, dataset.inputs.shape[1:], dataset.num_classes)
+    model = build_model(settings.model, dataset.input_shape, dataset.num_classes)
     model.load_state_dict(torch.load(run_dir / "model.pt", weights_only=True))
     scores = {name: (split[name], score(model, *split_tensors(dataset, split[name])))
               for name in EVAL_SPLITS}

@@ -77,3 +77,13 @@ def epoch_order(num_samples: int, seed: int, epoch: int) -> torch.Tensor:
     needs saving — the data position is just (epoch, batch index)."""
     generator = torch.Generator().manual_seed(seed * 1_000_003 + epoch)
     return torch.randperm(num_samples, generator=generator)
+
+
+def step_seed(seed: int, epoch: int, batch: int) -> int:
+    """The seed of one training batch: a well-mixed function of the three numbers."""
+    return int(np.random.SeedSequence([seed, epoch, batch]).generate_state(1)[0])
+
+
+def seed_step(seed: int, epoch: int, batch: int) -> None:
+    """Reseed python, numpy and torch for one training batch (dropout, noise, sampling)."""
+    seed_everything(step_seed(seed, epoch, batch))

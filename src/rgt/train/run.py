@@ -117,6 +117,7 @@ def _train(spec: RunSpec, trainer: Trainer, state_dir: Path, status: RunStatus,
         finished = trainer.run(cadence.due, hooks.save, lambda: bool(flag), hooks.on_step)
         if finished and cadence.last_saved_step != trainer.step:
             hooks.save()
+    trainer.batches.close()
     hooks.collect_write()
     if flag:
         logger.info("received %s", flag.signal_name)
@@ -125,11 +126,9 @@ def _train(spec: RunSpec, trainer: Trainer, state_dir: Path, status: RunStatus,
 
 def _write_probes(trainer: Trainer, state_dir: Path, logger: logging.Logger) -> None:
     """The opt-in run-time probes on the first batch of a fresh run (they work on copies)."""
-    size = trainer.per_rank_batch
-    inputs, labels = (trainer.train_x[:size].to(trainer.device),
-                      trainer.train_y[:size].to(trainer.device))
-    batches = ((trainer.train_x[i:i + size].to(trainer.device),)
-               for i in range(0, len(trainer.train_y), size))
+    inputs, labels = trainer.batches.first(trainer.per_rank_batch)
+    batches = ((trainer.batches.step(0, step)[0][0][0],)
+               for step in range(trainer.steps_per_epoch))
     rng = capture_rng()  # a forward in train mode draws dropout masks: the run must not see it
     results = run_probes(trainer.model, trainer.optimizer, (inputs, labels))
     with torch.no_grad():

@@ -87,15 +87,16 @@ def measure_state(spec: RunSpec) -> dict:
 
 
 def on_cpu(settings: Settings) -> Settings:
-    """The same settings on the CPU (the smoke gate never needs, nor bills, a GPU)."""
+    """The same settings on the CPU (the smoke gate never needs, nor bills, a GPU), and not
+    compiled: compiling for the CPU needs a C++ compiler on the controller and says nothing
+    about compiling for the GPU."""
     return settings.model_copy(update={"train": settings.train.model_copy(
-        update={"device": "cpu"})})
+        update={"device": "cpu", "compile": None})})
 
 
 def probe_batch(trainer):
     """The first ``batch_size`` training samples, on the trainer's device."""
-    size = trainer.per_rank_batch
-    return (trainer.train_x[:size].to(trainer.device), trainer.train_y[:size].to(trainer.device))
+    return trainer.batches.first(trainer.per_rank_batch)
 
 
 def _diverged(label: str, trainer, error: TrainingDiverged) -> SmokeFailure:

@@ -19,29 +19,32 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 
-from rgt.base.errors import TrainingDiverged
+from rgt.base.errors import ConfigError, TrainingDiverged
 from rgt.base.hashing import digest_json
 from rgt.config import Settings
 from rgt.data import Dataset, positions
 from rgt.models import build_model
-from rgt.train.determinism import capture_rng, epoch_order, restore_rng, seed_everything
-from rgt.train.distributed import SINGLE, World, rank_seed, shard
+from rgt.train.batches import StepLayout, batch_source
+from rgt.train.determinism import capture_rng, restore_rng, seed_everything
+from rgt.train.distributed import SINGLE, World, rank_seed
+from rgt.train.precision import Precision
 from rgt.train.scoring import is_better, score
 
 StepHook = Callable[[int, float], None]  # (step, seconds)
 LOSS_READ_STEPS = 50
-# The training split is kept on the GPU when it takes at most this share of the free memory.
-DEVICE_DATA_SHARE = 0.25
 
 
 def split_tensors(dataset: Dataset, ids) -> tuple[torch.Tensor, torch.Tensor]:
-    """Inputs and labels of the samples with these ids, as tensors."""
+    """Inputs and labels of the samples with these ids, as tensors (read into memory)."""
     rows = positions(dataset, ids)
-    return torch.from_numpy(dataset.inputs[rows]), torch.from_numpy(dataset.labels[rows])
+    return (torch.from_numpy(np.ascontiguousarray(dataset.inputs_at(rows))),
+            torch.from_numpy(np.asarray(dataset.labels)[rows]))
 
 
 def resolve_device(name: str, world: World = SINGLE) -> torch.device:
@@ -62,24 +65,33 @@ class Trainer:
 
     def __init__(self, settings: Settings, dataset: Dataset, split: dict, seed: int,
                  world: World = SINGLE, loss_read_steps: int = LOSS_READ_STEPS):
+        train = settings.train
         self.settings = settings
         self.seed = seed
         self.world = world
         self.loss_read_steps = max(1, loss_read_steps)
-        self.device = resolve_device(settings.train.device, world)
-        self.train_x, self.train_y = _placed(*split_tensors(dataset, split["train"]),
-                                             self.device)
+        self.device = resolve_device(train.device, world)
+        self.precision = Precision(train, self.device)
+        self.memory_format = _memory_format(train.channels_last, dataset.input_shape)
+        self.layout = StepLayout(train.batch_size, world, train.accumulate or 1,
+                                 len(split["train"]))
+        self.batches = batch_source(dataset, positions(dataset, split["train"]), self.layout,
+                                    seed, self.device, train.loader_workers, train.epochs)
         self.val_x, self.val_y = split_tensors(dataset, split["val"])
         self.split_sizes = {name: len(ids) for name, ids in split.items()}
         seed_everything(seed)
-        self.model = build_model(settings.model, dataset.inputs.shape[1:],
-                                 dataset.num_classes).to(self.device)
+        self.model = build_model(settings.model, dataset.input_shape, dataset.num_classes).to(
+            self.device)
+        if self.memory_format is not None:
+            self.model = self.model.to(memory_format=self.memory_format)
         if world.distributed:  # same initial weights everywhere, then a stream per rank
             seed_everything(rank_seed(seed, world.rank))
         self.net = world.wrap(self.model, self.device)  # what trains; self.model is saved
+        if train.compile:
+            self.net = torch.compile(self.net)
         self.optimizer = self._make_optimizer()
-        self.steps_per_epoch = math.ceil(len(self.train_y) / self.effective_batch)
-        self.total_steps = settings.train.epochs * self.steps_per_epoch
+        self.steps_per_epoch = self.layout.steps_per_epoch
+        self.total_steps = train.epochs * self.steps_per_epoch
         self.scheduler = self._make_scheduler()
         self._reset_position()
 
@@ -91,7 +103,6 @@ class Trainer:
         self.history: list[dict] = []
         self.selection = {"metric": self.settings.selection.metric, "value": None,
                           "step": None, "epoch": None, "model": None}
-        self._order: tuple[int, torch.Tensor] | None = None
 
     def _make_optimizer(self) -> torch.optim.Optimizer:
         train = self.settings.train
@@ -113,8 +124,8 @@ class Trainer:
 
     @property
     def effective_batch(self) -> int:
-        """Samples per optimizer step over all ranks."""
-        return self.per_rank_batch * self.world.size
+        """Samples per optimizer step over all ranks and accumulated micro-batches."""
+        return self.layout.step_width
 
     @property
     def finished(self) -> bool:
@@ -135,6 +146,8 @@ class Trainer:
             "config_digest": digest_json(self.settings.to_dict()),
             "history": [dict(row) for row in self.history],
             "selection": dict(self.selection),
+            "precision": self.precision.state_dict(),
+            "data_layout": self.layout.signature(),
         } | self._rank_rng()
 
     def _rank_rng(self) -> dict:
@@ -144,7 +157,9 @@ class Trainer:
         return {"rng_per_rank": self.world.gather(capture_rng())}
 
     def load_state_dict(self, state: dict) -> None:
-        """Continue exactly where ``state`` was captured."""
+        """Continue exactly where ``state`` was captured (``DataError`` if it was captured
+        over data of another length)."""
+        self.layout.check_resumable(state.get("data_layout"))
         self.model.load_state_dict(state["model"])
         self.optimizer.load_state_dict(state["optimizer"])
         self.scheduler.load_state_dict(state["scheduler"])
@@ -154,37 +169,50 @@ class Trainer:
         self._unread, self.last_loss = [], None
         self.history = [dict(row) for row in state["history"]]
         self.selection = dict(state["selection"])
+        self.precision.load_state_dict(state.get("precision", {}))
         restore_rng(state["rng_per_rank"][self.world.rank] if self.world.distributed
                     else state["rng"])
 
-    def _batch(self) -> tuple[torch.Tensor, torch.Tensor, int]:
-        """This rank's inputs and labels of the next batch, and the global batch's size."""
-        if self._order is None or self._order[0] != self.epoch:
-            self._order = (self.epoch, self._epoch_order())
-        index, size = shard(self._order[1], self.batch_in_epoch, self.per_rank_batch,
-                            self.world)
-        return _to_device(self.train_x[index], self.device), _to_device(
-            self.train_y[index], self.device), size
+    def _forward_backward(self) -> torch.Tensor:
+        """Forward and backward over the next step's micro-batches; the step's summed loss
+        over the ranks as a device tensor (the mean loss is that / world size; dividing is
+        left to the read)."""
+        micros, size = self.batches.step(self.epoch, self.batch_in_epoch)
+        if len(micros) == 1 and not self.world.distributed:
+            loss = self._micro_loss(*micros[0], None)
+            self.precision.backward(loss)
+            return self.world.sum(loss)
+        # Each micro-batch's summed loss scaled by world size / samples of the whole step: the
+        # gradients add up over micro-batches, and DDP's average over ranks, to the gradient of
+        # the step's mean loss, whatever the sizes (the last step of an epoch is short).
+        total = None
+        for index, (inputs, labels) in enumerate(micros):
+            with self._no_sync(last=index == len(micros) - 1):
+                loss = self._micro_loss(inputs, labels, self.world.size / size)
+                self.precision.backward(loss)
+            total = loss.detach() if total is None else total + loss.detach()
+        return self.world.sum(total)
 
-    def _epoch_order(self) -> torch.Tensor:
-        return epoch_order(len(self.train_y), self.seed, self.epoch).to(self.train_x.device)
+    def _micro_loss(self, inputs: torch.Tensor, labels: torch.Tensor,
+                    scale: float | None) -> torch.Tensor:
+        """The mean loss (``scale`` None), or the summed loss times ``scale``."""
+        if self.memory_format is not None:
+            inputs = inputs.contiguous(memory_format=self.memory_format)
+        with self.precision.autocast():
+            logits = self.net(inputs)
+        if scale is None:
+            return F.cross_entropy(logits.float(), labels)
+        return F.cross_entropy(logits.float(), labels, reduction="sum") * scale
 
-    def _loss(self) -> tuple[torch.Tensor, torch.Tensor]:
-        """The loss to differentiate, and the global batch's summed loss over the ranks as a
-        device tensor (the mean loss is that / world size; dividing is left to the read)."""
-        inputs, labels, size = self._batch()
-        if not self.world.distributed:
-            loss = F.cross_entropy(self.net(inputs), labels)
-            return loss, self.world.sum(loss)
-        # DDP averages gradients over ranks: scaling each rank's summed loss by
-        # world size / global batch size makes that average the gradient of the global
-        # batch's mean loss, whatever the shard sizes (the last batch of an epoch is uneven).
-        loss = F.cross_entropy(self.net(inputs), labels, reduction="sum") * (
-            self.world.size / size)
-        return loss, self.world.sum(loss)
+    def _no_sync(self, last: bool):
+        """DDP's gradient all-reduce only after the last micro-batch of a step."""
+        if last or not hasattr(self.net, "no_sync"):
+            return nullcontext()
+        return self.net.no_sync()
 
     def train_step(self) -> torch.Tensor:
-        """One optimizer step on the next batch; runs the epoch end when the epoch is done.
+        """One optimizer step on the next batch (its ``train.accumulate`` micro-batches); runs
+        the epoch end when the epoch is done.
 
         Returns the step's mean loss as a one-element device tensor; reading it (``.item()``)
         is a host sync, which the training loop leaves to ``read_losses``.
@@ -194,14 +222,13 @@ class Trainer:
             # tree at every step costs a quarter of a millisecond, a GPU step's worth.
             self.net.train()
         self.optimizer.zero_grad(set_to_none=True)
-        loss, total = self._loss()
+        total = self._forward_backward()
         self._unread.append((self.step + 1, total))
         if len(self._unread) >= self.loss_read_steps:
             # Before the step: a diverged run must not bill on, and with one step per read
             # the step that produced a non-finite loss never touches the weights.
             self.read_losses()
-        loss.backward()
-        self.optimizer.step()
+        self.precision.step(self.optimizer, self.model.parameters())
         self.scheduler.step()
         self.step += 1
         self.batch_in_epoch += 1
@@ -277,24 +304,16 @@ class Trainer:
         return self.finished
 
 
-def _placed(inputs: torch.Tensor, labels: torch.Tensor, device: torch.device
-            ) -> tuple[torch.Tensor, torch.Tensor]:
-    """The training split where batches are cut from: on a GPU when it fits comfortably there
-    (a batch is then a gather on the device), else in host memory."""
-    if device.type != "cuda":
-        return inputs, labels
-    free, _ = torch.cuda.mem_get_info(device)
-    if inputs.nbytes + labels.nbytes > DEVICE_DATA_SHARE * free:
-        return inputs, labels
-    return inputs.to(device), labels.to(device)
-
-
-def _to_device(batch: torch.Tensor, device: torch.device) -> torch.Tensor:
-    """``batch`` on ``device``; from the host through pinned memory, without waiting for it
-    (a pageable copy would block until the GPU has caught up: a host sync every step)."""
-    if batch.device.type == "cuda" or device.type != "cuda":  # already there, or no GPU
-        return batch.to(device)
-    return batch.pin_memory().to(device, non_blocking=True)
+def _memory_format(channels_last: bool | None, input_shape: tuple[int, ...]):
+    """``torch.channels_last`` when asked for and the inputs are images (C, H, W), else None."""
+    if not channels_last:
+        return None
+    if len(input_shape) != 3:
+        raise ConfigError(
+            f"train.channels_last = true needs image inputs (channels, height, width); this "
+            f"dataset's inputs have shape {tuple(input_shape)}",
+            "leave train.channels_last out for non-image data")
+    return torch.channels_last
 
 
 def _detached_copy(state: dict) -> dict:

@@ -60,6 +60,10 @@ def _group_findings(data: dict, runs: list[Run], claims: ClaimIndex) -> list[Fin
                         f"the dataset could not be rebuilt ({type(error).__name__}: {error}); "
                         f"leakage was not checked", affected)]
     findings = pin_findings(runs, dataset.sha256(), split_sha256(split), claims)
+    if dataset.kind not in ("array", "memmap"):
+        return findings + [Finding("leakage-unchecked", "info", subject,
+                                   "the inputs are a torch dataset, not an array: duplicates "
+                                   "across splits were not looked for", affected)]
     rows = {name: positions(dataset, ids) for name, ids in split.items()}
     inputs = dataset.inputs.reshape(len(dataset.ids), -1)
     digests = [hashlib.sha256(np.ascontiguousarray(row).tobytes()).digest() for row in inputs]
