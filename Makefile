@@ -16,9 +16,12 @@ TORCH ?= torch==2.13.0
 PIPELINE := snakemake --profile local
 
 # `make run EXAMPLE=wlm` runs the example project examples/wlm/ instead (its own config, runs
-# and deliverables in that folder); the bundled digits example is the default.
+# and deliverables in that folder); the bundled digits example is the default. An example built
+# on a framework also installs rgt's extra for it, from its lock (envs/<extra>.txt).
 EXAMPLE ?=
-run: setup-run
+EXTRA_lit := lightning
+EXTRA := $(EXTRA_$(EXAMPLE))
+run: setup-run $(if $(EXTRA),$(VENV)/.installed-$(EXTRA))
 	. $(VENV)/bin/activate && $(PIPELINE) $(if $(EXAMPLE),--snakefile Snakefile --directory examples/$(EXAMPLE))
 
 test: setup
@@ -52,7 +55,13 @@ $(VENV)/.installed: pyproject.toml envs/dev.txt | $(VENV)/.torch
 	@echo "set-up 2/2: rgt, its pinned dependencies and the dev extra (envs/dev.txt)"
 	$(PIP) --require-hashes --no-deps -r envs/dev.txt 2>&1 | $(QUIET) || true
 	$(PIP) --no-deps -e . 2>&1 | $(QUIET) || true
-	$(PY) -c "import rgt, torch, snakemake, lightning, transformers" && touch $@ $@-run
+	$(PY) -c "import rgt, torch, snakemake, lightning, transformers" && touch $@ $@-run $@-lightning
+
+# rgt's lightning extra for `make run EXAMPLE=lit`: the run lock plus Lightning's packages.
+$(VENV)/.installed-lightning: envs/lightning.txt | $(VENV)/.installed-run
+	@echo "set-up: the lightning extra (envs/lightning.txt)"
+	$(PIP) --require-hashes --no-deps -r envs/lightning.txt 2>&1 | $(QUIET) || true
+	$(PY) -c "import lightning" && touch $@
 
 # The locks of envs/ (README there): after changing a dependency in pyproject.toml.
 UV := uv==0.13.9
@@ -60,6 +69,7 @@ LOCK := $(VENV)/bin/uv pip compile --universal --generate-hashes --override envs
 lock: | $(VENV)/.torch
 	$(PIP) -q $(UV)
 	$(LOCK) pyproject.toml envs/torch-deps.in --python-version 3.11 -o envs/local.txt
+	$(LOCK) pyproject.toml envs/torch-deps.in --extra lightning --python-version 3.11 -o envs/lightning.txt
 	$(LOCK) pyproject.toml envs/torch-deps.in --extra dev --python-version 3.11 -o envs/dev.txt
 	$(LOCK) pyproject.toml --python-version 3.11 -o envs/cluster.txt
 	$(LOCK) envs/host.in --python-version 3.10 -o envs/host.txt
@@ -103,6 +113,7 @@ bench: setup
 	$(PY) bench/overhead.py
 	$(PY) bench/gpu_loop.py
 	$(PY) bench/transfer.py
+	$(PY) bench/data_cache.py
 	$(PY) bench/verify.py
 	$(PY) bench/verify_calibration.py
 	$(PY) bench/mirror.py

@@ -88,12 +88,15 @@ class LoopbackSshd:
             _kill_quietly(pid)
 
     def detached_pids(self) -> list[int]:
-        """Pids of processes whose command line names this server's disk (jobs, watchdogs)."""
+        """Pids of processes whose command line names this server's disk or that run in a
+        directory of it (jobs, the commands they start, watchdogs)."""
         needle, found = str(self.disk).encode(), []
         for entry in Path("/proc").iterdir():
             if entry.name.isdigit() and int(entry.name) != os.getpid():
                 with contextlib.suppress(OSError):
-                    if needle in (entry / "cmdline").read_bytes():
+                    where = os.readlink(entry / "cwd").encode() + b"/"
+                    if needle in (entry / "cmdline").read_bytes() or \
+                            where.startswith(needle + b"/"):
                         found.append(int(entry.name))
         return found
 

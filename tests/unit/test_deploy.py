@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rgt.config import load_config
-from rgt.remote.deploy import plugin_files, project_files, tree_hash
+from rgt.remote.deploy import file_digests, plugin_files, project_files, tree_hash
 
 NET = "import torch\n\n\nclass Net(torch.nn.Sequential):\n    pass\n"
 
@@ -42,6 +42,6 @@ def test_built_in_names_ship_nothing_and_plugins_change_the_tree(tmp_path, tiny_
     assert plugin_files(load_config(dict(tiny_config)), tmp_path) == {}
     config = user_model(tmp_path, tiny_config)
     files = {**project_files(), **plugin_files(config, tmp_path)}
-    before = tree_hash(files)
+    before = tree_hash(file_digests(files))
     (tmp_path / "mymodels" / "layers.py").write_text("WIDTH = 16\n")
-    assert tree_hash(files) != before
+    assert tree_hash(file_digests(files)) != before

@@ -13,7 +13,7 @@ from conftest import ROOT
 from rgt.remote.runner import RUNTIME_MODULES
 
 ENVS = ROOT / "envs"
-LOCKS = ("local.txt", "dev.txt", "host.txt", "cluster.txt")
+LOCKS = ("local.txt", "lightning.txt", "dev.txt", "host.txt", "cluster.txt")
 PIN = re.compile(r"^([A-Za-z0-9._-]+)==(\S+)(?: ; [^\\]+)? \\$")
 
 
@@ -70,8 +70,16 @@ def test_the_conda_environment_takes_the_local_lock():
 
 def test_make_installs_from_the_locks_with_hashes():
     makefile = (ROOT / "Makefile").read_text()
-    for lock in ("envs/local.txt", "envs/dev.txt"):
+    for lock in ("envs/local.txt", "envs/lightning.txt", "envs/dev.txt"):
         assert f"--require-hashes --no-deps -r {lock}" in makefile
+
+
+def test_the_lightning_lock_is_the_run_lock_plus_lightning_as_the_dev_lock_pins_it():
+    run, lightning, dev = (requirements(lock) for lock in ("local.txt", "lightning.txt",
+                                                             "dev.txt"))
+    assert run.items() <= lightning.items()
+    added = set(lightning) - set(run)
+    assert any(pin.startswith("lightning==") for pin in added) and added <= set(dev)
 
 
 def test_every_rule_that_runs_rgt_names_the_conda_environment():
@@ -80,3 +88,12 @@ def test_every_rule_that_runs_rgt_names_the_conda_environment():
             if "{RGT}" in rule:
                 assert "conda:\n        CONDA_ENV" in rule, f"{path.name}: {rule.split(':')[0]}"
     assert "container: CONTAINER" in (ROOT / "Snakefile").read_text()
+
+
+def test_every_rule_but_training_stays_local_whatever_the_executor():
+    snakefile = (ROOT / "Snakefile").read_text()
+    local = set(re.search(r"localrules:\n((?:    \w+,\n)+)", snakefile)[1].split())
+    rules = {name for path in (ROOT / "rules").glob("*.smk")
+             for name in re.findall(r"(?m)^rule (\w+):", path.read_text())}
+    assert rules - {name.rstrip(",") for name in local} == {"train"}
+

@@ -1,5 +1,6 @@
 """What is pushed to a rented host: the project's code tree (the ``rgt`` package, the user's
 plugin modules, and the sources and data a training job declares), hashed, plus the run config.
+The declared data travels once per content, through the host's data cache (``datacache.py``).
 
 The host runs exactly the local code: the tree hash names the remote code directory, and the
 pushed files are verified by sha256 before a launch and again before results are pulled.
@@ -48,16 +49,25 @@ def plugin_files(config: Config, project: Path) -> dict[str, Path]:
     return files
 
 
-def job_files(config: Config, project: Path) -> dict[str, Path]:
-    """The sources and data the config's training jobs declare, at their project paths (the
-    job runs from the code directory, so its relative paths hold there as here)."""
+def job_sources(config: Config, project: Path) -> dict[str, Path]:
+    """The sources the config's training jobs declare, at their project paths (the job runs
+    from the code directory, so its relative paths hold there as here)."""
+    return _declared(config, project, "sources")
+
+
+def job_data(config: Config, project: Path) -> dict[str, Path]:
+    """The data files the config's training jobs declare, at their project paths (they reach
+    the code directory through the host's data cache: ``rgt.remote.datacache``)."""
+    return _declared(config, project, "data")
+
+
+def _declared(config: Config, project: Path, key: str) -> dict[str, Path]:
     files: dict[str, Path] = {}
     for exp_id, experiment in config.experiments.items():
         for variant in experiment.variants:
             job = config.variant_settings(exp_id, variant).job
             if job is not None:
-                for path in (*declared_files(job.sources, project, "job.sources"),
-                             *declared_files(job.data, project, "job.data")):
+                for path in declared_files(getattr(job, key), project, f"job.{key}"):
                     files[path.relative_to(project).as_posix()] = path
     return files
 
@@ -75,9 +85,14 @@ def _module_tree(top: str, project: Path) -> dict[str, Path]:
             if not any(part in path.parts for part in SKIP_PARTS)}
 
 
-def tree_hash(files: dict[str, Path]) -> str:
+def file_digests(files: dict[str, Path]) -> dict[str, str]:
+    """``{relative path: sha256 of the file's bytes}``."""
+    return {rel: sha256_file(path) for rel, path in files.items()}
+
+
+def tree_hash(digests: dict[str, str]) -> str:
     """A short hash of the tree: relative paths and the sha256 of their bytes."""
-    return digest_json({rel: sha256_file(path) for rel, path in files.items()})[:16]
+    return digest_json(digests)[:16]
 
 
 def remote_config_text(config: Config, runs: str, checkpoints: str) -> str:

@@ -37,6 +37,11 @@ class RemoteLayout:
         return f"{self.root}/snakejobs/{key}"
 
     @property
+    def data_cache(self) -> str:
+        """A job's declared data, one file per content, named by its sha256."""
+        return f"{self.root}/data-cache"
+
+    @property
     def runs(self) -> str:
         return f"{self.root}/runs"
 

@@ -16,13 +16,15 @@ from pathlib import Path
 import snakemake
 
 from rgt.base.errors import RgtError
-from rgt.base.hashing import sha256_file
 from rgt.config import Config
 from rgt.platforms.host_audit import BudgetPlan
+from rgt.remote.datacache import place_data
 from rgt.remote.deploy import (
     HOST_AUDIT,
     REMOTE_CONFIG,
-    job_files,
+    file_digests,
+    job_data,
+    job_sources,
     plugin_files,
     project_files,
     remote_config_text,
@@ -84,18 +86,23 @@ class RemoteRunner:
     host_mirror: list[str] | None = None  # `rgt host-mirror` options: start it with each job
     extra_modules: dict[str, str] = field(default_factory=dict)  # module -> pip requirement
     network: HostNetwork = field(default_factory=HostNetwork)  # the platform's proxy and mirrors
+    sent: dict[str, TransferStats] = field(default_factory=dict)  # the latest deploy: code, data
 
     def deploy(self, config: Config, project: Path) -> str:
         """Push the code tree and run config (resumable, verified); return the tree hash.
 
         The tree is the ``rgt`` package plus the user's plugin modules kept in ``project`` and
-        the sources and data its training jobs declare.
+        the sources and data its training jobs declare; the data goes through the host's data
+        cache, so a file the host already holds is linked, not sent. ``sent`` records what
+        this deploy moved.
         """
         project = Path(project).resolve()
-        files = {**project_files(), **plugin_files(config, project),
-                 **job_files(config, project), **lock_file(project)}
-        tree = tree_hash(files)
-        self.pushed[tree] = {rel: sha256_file(path) for rel, path in files.items()}
+        code = {**project_files(), **plugin_files(config, project),
+                **job_sources(config, project), **lock_file(project)}
+        data = {rel: path for rel, path in job_data(config, project).items() if rel not in code}
+        digests = file_digests({**code, **data})
+        tree = tree_hash(digests)
+        self.pushed[tree] = digests
         text = remote_config_text(config, self.layout.runs, self.layout.checkpoints)
         with tempfile.TemporaryDirectory() as scratch:
             extra = {REMOTE_CONFIG: Path(scratch) / REMOTE_CONFIG}
@@ -103,7 +110,9 @@ class RemoteRunner:
             if self.host_audit is not None:
                 extra[HOST_AUDIT] = Path(scratch) / HOST_AUDIT
                 extra[HOST_AUDIT].write_text(json.dumps(self.host_audit, indent=1))
-            push(self.host, {**files, **extra}, self.layout.code(tree))
+            self.sent = {"code": push(self.host, {**code, **extra}, self.layout.code(tree))}
+        self.sent["data"] = place_data(self.host, self.layout.data_cache,
+                                       self.layout.code(tree), data, digests)
         self.check_environment(tree)
         return tree
 
