@@ -215,10 +215,17 @@ def wait_for_jobs(settings: Settings, run_ids: list[str]) -> dict[str, str]:
         states = {} if snapshot is None else {
             facts.run_id: run_state(facts, snapshot.now, settings.stall_after_s)
             for facts in snapshot.runs if facts.run_id in run_ids}
-        if (snapshot is not None and not any(s in ACTIVE for s in states.values())) or \
+        settled = snapshot is not None and not any(s in ACTIVE for s in states.values())
+        # The status says "preempted" once the checkpoint is complete; the job has ended once
+        # its wrapper recorded the exit code (the machine is not stopped under a live process).
+        if (settled and all(_exit_recorded(settings.root, run_id) for run_id in run_ids)) or \
                 time.monotonic() >= deadline:
             return states
         time.sleep(min(settings.interval_s, 1.0))
+
+
+def _exit_recorded(root: str, run_id: str) -> bool:
+    return (Path(root) / "jobs" / run_id / "exit_code").is_file()
 
 
 def stop_machine(settings: Settings) -> None:
