@@ -75,10 +75,20 @@ class TrainingCensus:
 
     def _sample(self) -> None:
         while not self._stop.wait(0.1):
-            now = Counter(run for run in (_training_run(proc, self.roots)
-                                          for proc in Path("/proc").glob("[0-9]*")) if run)
+            trainers = {int(proc.name): run for proc in Path("/proc").glob("[0-9]*")
+                        if (run := _training_run(proc, self.roots))}
+            # A trainer's own child (forked for a subprocess, not yet exec'd) bears its argv:
+            # it is the same copy, not a second one.
+            now = Counter(run for pid, run in trainers.items()
+                          if trainers.get(_parent(pid)) != run)
             for run, count in now.items():
                 self.most[run] = max(self.most[run], count)
+
+
+def _parent(pid: int) -> int | None:
+    with contextlib.suppress(OSError, IndexError, ValueError):
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    return None
 
 
 def _training_run(proc: Path, roots: list[str]) -> str | None:
