@@ -33,6 +33,9 @@ SCHEMA = "rgt/pull/v1"
 MANIFEST = "PULL_MANIFEST.json"
 SOURCES = (("run", "runs"), ("checkpoints", "checkpoints"), ("job", "jobs"))
 TORN = (".tmp", ".part")
+# The controller renews a job's lease while the job runs: a copy would not match its hash by the
+# time it arrives, and it is no result.
+RENEWED = ("job/lease",)
 RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 CHECKPOINT = re.compile(r"checkpoints/step-[0-9]+\.pt")
 # Names a one-line listing or a transfer cannot carry (control characters, backslashes).
@@ -83,7 +86,7 @@ def _add_file(path: str, rel: str, files: list, refused: list) -> None:
         refused.append((rel, "name holds a control character or a backslash"))
     elif rel.endswith(".bad"):
         refused.append((rel, "a failed transfer's leftover (.bad): inspect, then rename it"))
-    elif not rel.endswith(TORN) and rel != "job/" + MANIFEST:
+    elif not rel.endswith(TORN) and rel != "job/" + MANIFEST and rel not in RENEWED:
         size, sha256 = _marked(path, rel, mode) or hash_file(path)
         files.append({"path": rel, "bytes": size, "sha256": sha256})
 
