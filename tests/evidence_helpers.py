@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 import statistics
 from pathlib import Path
 
@@ -76,3 +77,19 @@ def deliver(project: Path, claims: str | None = None) -> dict:
                  "verify/report.json", "--figures-dir", "figures",
                  "--out", "evidence/EVIDENCE.json", *extra]) == 0
     return json.loads((project / "evidence" / "EVIDENCE.json").read_text())
+
+
+def synthetic_project(project: Path, root: Path, config: Path, names: tuple[str, ...]) -> Path:
+    """``project`` with ``names`` copied from ``root``, ``config`` as its config, synthetic runs
+    and a verify report (aggregate them next), and a claims file for these runs (the shipped
+    one names the bundled example's claims)."""
+    for name in names:
+        source = root / name
+        (shutil.copytree if source.is_dir() else shutil.copy)(source, project / name)
+    (project / "config").mkdir()
+    shutil.copy(config, project / "config" / "config.yaml")
+    (project / "evidence").mkdir()
+    (project / "evidence" / "claims.yaml").write_text("tolerances: {accuracy: 0.0}\n")
+    write_runs(project / "runs")
+    write_verify(project / "verify" / "report.json")
+    return project

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +14,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, TINY
-from evidence_helpers import ACCURACY, write_runs, write_verify
+from evidence_helpers import ACCURACY, synthetic_project, write_runs
 
 pytestmark = pytest.mark.integration
 BIN = Path(sys.executable).parent
@@ -44,17 +43,8 @@ def rgt_args(command: str) -> str:
 @pytest.fixture(scope="module")
 def dvc_project(tmp_path_factory) -> Path:
     """Workflow, dvc.yaml and claims file, synthetic runs aggregated, a verify report."""
-    project = tmp_path_factory.mktemp("dvc")
-    for name in ("Snakefile", "rules", "dvc.yaml"):
-        source = ROOT / name
-        (shutil.copytree if source.is_dir() else shutil.copy)(source, project / name)
-    (project / "config").mkdir()
-    shutil.copy(TINY, project / "config" / "config.yaml")
-    (project / "evidence").mkdir()
-    # The shipped claims file names the bundled example's claims; these runs are others.
-    (project / "evidence" / "claims.yaml").write_text("tolerances: {accuracy: 0.0}\n")
-    write_runs(project / "runs")
-    write_verify(project / "verify" / "report.json")
+    project = synthetic_project(tmp_path_factory.mktemp("dvc"), ROOT, TINY,
+                                ("Snakefile", "rules", "dvc.yaml"))
     ok([sys.executable, "-m", "rgt", "aggregate", "--out", "evidence/results.json"], project)
     ok([str(BIN / "dvc"), "init", "--no-scm", "-q"], project)
     return project

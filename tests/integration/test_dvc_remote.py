@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, TINY
-from evidence_helpers import write_runs, write_verify
+from evidence_helpers import synthetic_project
 
 pytestmark = pytest.mark.integration
 BIN = Path(sys.executable).parent
@@ -38,16 +38,8 @@ def git(cwd: Path, *args: str) -> str:
 @pytest.fixture(scope="module")
 def origin(tmp_path_factory) -> Path:
     """A project with finished runs, delivered by `dvc repro`, runs tracked by DVC, committed."""
-    project = tmp_path_factory.mktemp("origin")
-    for name in ("dvc.yaml", ".dvc", ".gitignore"):
-        source = ROOT / name
-        (shutil.copytree if source.is_dir() else shutil.copy)(source, project / name)
-    (project / "config").mkdir()
-    shutil.copy(TINY, project / "config" / "config.yaml")
-    (project / "evidence").mkdir()
-    (project / "evidence" / "claims.yaml").write_text("tolerances: {accuracy: 0.0}\n")
-    write_runs(project / "runs")
-    write_verify(project / "verify" / "report.json")
+    project = synthetic_project(tmp_path_factory.mktemp("origin"), ROOT, TINY,
+                                ("dvc.yaml", ".dvc", ".gitignore"))
     run([sys.executable, "-m", "rgt", "aggregate", "--out", "evidence/results.json"], project)
     git(project, "init", "-q")
     run([str(BIN / "dvc"), "repro", "-q"], project)
