@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 import yaml
 from test_pool import _trainers, held_until
-from test_watchdog import read_json, start, wait_for, watch_json, watchdog_alive
+from test_watchdog import read_json, start, wait_for, watch_json, watchdog_exited
 
 from conftest import ROOT, TINY, rgt
 from rgt.base.errors import ConfigError
@@ -87,7 +87,7 @@ def test_a_host_past_its_cap_checkpoints_its_job_runs_its_stop_command_and_posts
     with held_until(_trainers(root, run_id), job / "hold"):
         start(remote_host, root, [*caps, "--auto-stop", "--stop-irreversible", "false",
                                   "--stop-command", "touch", str(stopped)])
-        wait_for(lambda: not watchdog_alive(root), "the watchdog's exit", timeout=120)
+        wait_for(lambda: watchdog_exited(root), "the watchdog's exit", timeout=120)
     assert (job / "exit_code").read_text().strip() == "75"  # checkpointed, not killed
     assert "spending cap" in read_json(job / "hold")["reason"]
     status = read_json(root / "checkpoints" / run_id / "status.json")
@@ -112,7 +112,7 @@ def test_without_auto_stop_a_capped_host_raises_its_alarm_and_posts_it_once(
     start(remote_host, remote_dir, ["--interval", "0.3", "--price-per-hour", "3600",
                                     "--max-spend", "0.5", "--webhook-file",
                                     str(secret_file(tmp_path, url))])
-    wait_for(lambda: not watchdog_alive(remote_dir), "the watchdog's exit", timeout=60)
+    wait_for(lambda: watchdog_exited(remote_dir), "the watchdog's exit", timeout=60)
     alarm = read_json(remote_dir / "watchdog" / "ALARM")
     assert alarm["kind"] == "spend_cap" and not (remote_dir / "watchdog" / "STOPPED").exists()
     assert [body["kind"] for body in received] == ["spend_cap"]
