@@ -16,6 +16,7 @@ from rgt import __version__
 from rgt.base.errors import RgtError
 from rgt.controller import command as controller
 from rgt.deliver import command as deliver
+from rgt.deliver import dvc_command as dvc_yaml
 from rgt.deliver import metrics_command as metrics
 from rgt.deliver import promote_command as promote
 from rgt.doctor import command as doctor
@@ -42,6 +43,7 @@ VERBS = (
     verify,
     deliver,
     metrics,
+    dvc_yaml,
     evidence,
     promote,
     evidence_check,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +20,7 @@ from evidence_helpers import ACCURACY, synthetic_project, write_runs
 pytestmark = pytest.mark.integration
 BIN = Path(sys.executable).parent
 TIMEOUT = 240
+EXAMPLES = ROOT / "examples"
 SUFFIX = re.compile(r"\s*>\s*\S+\s+2>&1\s*$")
 
 
@@ -74,22 +76,48 @@ def project_figures() -> list[str]:
     return sorted(figure_specs(load_config(ROOT / "config" / "config.yaml")))
 
 
+@pytest.fixture(scope="module")
+def wlm_project(tmp_path_factory) -> Path:
+    """The word-level LM example (a declared training job) with the workflow, untrained."""
+    project = tmp_path_factory.mktemp("wlm")
+    sources = [ROOT / "Snakefile", ROOT / "rules",
+               *(EXAMPLES / "wlm" / name for name in ("train.py", "data", "config", "dvc.yaml"))]
+    for source in sources:
+        (shutil.copytree if source.is_dir() else shutil.copy)(source, project / source.name)
+    ok([str(BIN / "dvc"), "init", "--no-scm", "-q"], project)
+    return project
+
+
 def test_every_dvc_stage_runs_the_command_of_a_snakemake_rule(dvc_project):
-    figures = project_figures()
     dvc = dvc_commands(dvc_project)
     # DVC alone versions the data (`data`): Snakemake's runs hash the data themselves.
     assert dvc.pop("data").startswith("python -m rgt data-pin ")
+    assert_stages_are_snakemake_jobs(dvc_project, dvc, project_figures())
+
+
+def test_a_training_jobs_dvc_stages_are_its_snakemake_jobs(wlm_project):
+    """A declared job's project (examples/wlm): delivery stages only, one per declared figure."""
+    assert_stages_are_snakemake_jobs(wlm_project, dvc_commands(wlm_project),
+                                     ["test_perplexity", "train_loss"])
+
+
+def assert_stages_are_snakemake_jobs(project: Path, dvc: dict[str, str],
+                                     figures: list[str]) -> None:
     assert set(dvc) == {f"{stage}@{fig}" for fig in figures for stage in ("source_data", "figure")
                         } | {"metrics", "evidence"}
-    snakemake = snakemake_commands(dvc_project)
+    snakemake = snakemake_commands(project)
     for stage, command in dvc.items():
         assert command.startswith("python -m rgt "), stage
         assert rgt_args(command) in snakemake, f"{stage}: {command} is no Snakemake job"
 
 
-def test_dvc_figures_are_the_configs_figures():
-    declared = yaml.safe_load((ROOT / "dvc.yaml").read_text())["vars"][0]["figures"]
-    assert sorted(declared) == project_figures()
+@pytest.mark.parametrize("project", [ROOT, EXAMPLES / "wlm", EXAMPLES / "lit"],
+                         ids=["bundled", "wlm", "lit"])
+def test_each_projects_dvc_yaml_follows_its_config(project):
+    checked = run([sys.executable, "-m", "rgt", "dvc-yaml", "--check"], project)
+    assert checked.returncode == 0, checked.stderr
+    declared = yaml.safe_load((project / "dvc.yaml").read_text())["vars"][0]["figures"]
+    assert declared and sorted(declared) == declared
 
 
 def ran(output: str) -> set[str]:
