@@ -8,6 +8,7 @@ standardising the inputs change its test accuracy? Run it by hand with
 from __future__ import annotations
 
 import argparse
+import time
 import warnings
 
 import lightning.pytorch as pl
@@ -32,6 +33,7 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sleep", type=float, default=0.0, help="seconds per step (drills)")
     return parser.parse_args()
 
 
@@ -55,15 +57,18 @@ def splits(standardize: bool) -> dict[str, TensorDataset]:
 class Classifier(pl.LightningModule):
     """Two-layer MLP, cross-entropy, Adam; validation loss each epoch."""
 
-    def __init__(self, features: int, hidden: int, lr: float):
+    def __init__(self, features: int, hidden: int, lr: float, sleep: float = 0.0):
         super().__init__()
-        self.lr = lr
+        self.lr, self.sleep = lr, sleep
         self.net = nn.Sequential(nn.Linear(features, hidden), nn.ReLU(), nn.Dropout(0.1),
                                  nn.Linear(hidden, 2))
 
     def training_step(self, batch, batch_idx):
         inputs, labels = batch
         return nn.functional.cross_entropy(self.net(inputs), labels)
+
+    def on_train_batch_end(self, outputs, batch, batch_idx):
+        time.sleep(self.sleep)
 
     def validation_step(self, batch, batch_idx):
         inputs, labels = batch
@@ -89,7 +94,7 @@ def main() -> None:
     pl.seed_everything(args.seed, verbose=False)
     torch.set_num_threads(1)
     data = splits(bool(args.standardize))
-    model = Classifier(data["train"].tensors[0].shape[1], args.hidden, args.lr)
+    model = Classifier(data["train"].tensors[0].shape[1], args.hidden, args.lr, args.sleep)
     with rgt.run() as run:  # rgt
         sampler = ResumableSampler(data["train"], seed=args.seed)  # rgt: was shuffle=True
         train = DataLoader(data["train"], batch_size=args.batch_size, sampler=sampler)  # rgt

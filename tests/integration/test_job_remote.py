@@ -1,8 +1,8 @@
 """Your own training command (``job:`` in the config) on rented hosts, as the built-in trainer:
-the word-level LM example trains on host A through ``snakemake --profile ssh``, `rgt watch`
-shows its row, A vanishes, the run resumes on host B from the mirror and ends bit-identical to
-a local run, and `rgt pull` brings back outputs and checkpoints; a job that fails is not hidden
-from the teardown gate."""
+each example — the word-level LM (plain loop) and the Lightning MLP (adapter) — trains on host A
+through ``snakemake --profile ssh``, `rgt watch` shows its row, A vanishes, the run resumes on
+host B from the mirror and ends bit-identical to a local run, and `rgt pull` brings back outputs
+and checkpoints; a job that fails is not hidden from the teardown gate."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import os
 import shutil
 import signal
 import subprocess
+from dataclasses import dataclass
 
 import pytest
 import test_remote_executor as rx
@@ -20,9 +21,30 @@ from test_mirror_drill import host_args, mirrored_step, two_hosts  # noqa: F401 
 from conftest import ROOT, rgt
 
 pytestmark = [pytest.mark.integration, pytest.mark.ssh]
-WLM = ROOT / "examples" / "wlm"
-COMMAND = ("python train.py --epochs {params.epochs} --nhid {params.nhid} --emsize 32 "
-           "--sleep {params.sleep} --seed {seed}")
+LOWER, HIGHER = {"direction": "lower"}, {"direction": "higher"}
+
+
+@dataclass(frozen=True)
+class Example:
+    """An example's script as a one-run job, slowed (``--sleep``) so a host can be lost
+    mid-training: its command, sources, data and params."""
+
+    command: str
+    data: tuple[str, ...]
+    params: dict
+    metrics: dict
+
+
+EXAMPLES = {
+    "wlm": Example("python train.py --epochs {params.epochs} --nhid {params.nhid} --emsize 32 "
+                   "--sleep {params.sleep} --seed {seed}", ("data",),
+                   {"epochs": 2, "nhid": 32, "sleep": 0.05},
+                   {"perplexity": LOWER, "loss": LOWER}),
+    # 8 epochs of 11 batches: ~9 s of training, long past the first mirrored checkpoint.
+    "lit": Example("python train.py --epochs {params.epochs} --hidden 16 --sleep {params.sleep} "
+                   "--seed {seed}", (), {"epochs": 8, "sleep": 0.1},
+                   {"accuracy": HIGHER, "loss": LOWER}),
+}
 
 
 def job_config(command: str, sources: list[str], data: list[str], params: dict,
@@ -35,14 +57,15 @@ def job_config(command: str, sources: list[str], data: list[str], params: dict,
                                    "variants": {"plain": {}}}}}
 
 
-def lm_project(directory, sleep: float):
-    """The LM example as a project: its script and corpus, a one-run config."""
+def example_project(directory, name: str):
+    """An example as a project: its script (and data), a one-run config."""
+    example, source = EXAMPLES[name], ROOT / "examples" / name
     directory.mkdir()
-    rx.make_project(directory, job_config(
-        COMMAND, ["train.py"], ["data"], {"epochs": 2, "nhid": 32, "sleep": sleep},
-        {"perplexity": {"direction": "lower"}, "loss": {"direction": "lower"}}))
-    shutil.copy(WLM / "train.py", directory / "train.py")
-    shutil.copytree(WLM / "data", directory / "data")
+    rx.make_project(directory, job_config(example.command, ["train.py"], list(example.data),
+                                          example.params, example.metrics))
+    shutil.copy(source / "train.py", directory / "train.py")
+    for data in example.data:
+        shutil.copytree(source / data, directory / data)
     return directory
 
 
@@ -55,10 +78,11 @@ def watch_rows(project, alias: str, root, ssh_config) -> dict:
     return {row["run_id"]: row for row in json.loads(result.stdout) if row["run_id"]}
 
 
+@pytest.mark.parametrize("example", sorted(EXAMPLES))
 def test_a_job_is_watched_mirrored_resumed_elsewhere_bit_identical_and_pulled(
-        two_hosts, tmp_path):  # noqa: F811
+        two_hosts, tmp_path, example):  # noqa: F811
     a, b, ssh_config = two_hosts
-    project = lm_project(tmp_path / "project", sleep=0.05)
+    project = example_project(tmp_path / "project", example)
     [run_id] = rx.run_ids(project)
     process = rx.snakemake_process(project, host_args(a, ssh_config, "root"))
     rx.wait_for(lambda: mirrored_step(project, run_id) >= 10, "a mirrored checkpoint", process)
@@ -75,7 +99,7 @@ def test_a_job_is_watched_mirrored_resumed_elsewhere_bit_identical_and_pulled(
     assert code == 0, output[-4000:]
     log = (b.disk / "root" / "checkpoints" / run_id / "train.log").read_text()
     assert f"from step-{mirrored:09d}.pt" in log, log[-2000:]
-    reference = lm_project(tmp_path / "reference", sleep=0.05)
+    reference = example_project(tmp_path / "reference", example)
     assert rgt(["train", "--run-id", run_id], reference, timeout=300).returncode == 0
     for name in ("train.csv", "results.json"):
         assert (project / "runs" / run_id / name).read_text() == \
