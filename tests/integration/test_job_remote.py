@@ -1,5 +1,6 @@
 """Your own training command (``job:`` in the config) on rented hosts, as the built-in trainer:
-each example — the word-level LM (plain loop) and the Lightning MLP (adapter) — trains on host A
+a plain-loop script (the word-level LM example), a Lightning one (the MLP example) and a Hugging
+Face Trainer one (the adapter drills' tiny BERT) each train on host A
 through ``snakemake --profile ssh``, `rgt watch` shows its row, A vanishes, the run resumes on
 host B from the mirror and ends bit-identical to a local run, and `rgt pull` brings back outputs
 and checkpoints; a job that fails is not hidden from the teardown gate."""
@@ -12,6 +13,7 @@ import shutil
 import signal
 import subprocess
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 import test_remote_executor as rx
@@ -26,9 +28,10 @@ LOWER, HIGHER = {"direction": "lower"}, {"direction": "higher"}
 
 @dataclass(frozen=True)
 class Example:
-    """An example's script as a one-run job, slowed (``--sleep``) so a host can be lost
-    mid-training: its command, sources, data and params."""
+    """A script as a one-run job, slowed so a host can be lost mid-training: the script (run
+    as train.py), its command, data (beside the script) and params."""
 
+    script: Path
     command: str
     data: tuple[str, ...]
     params: dict
@@ -36,14 +39,20 @@ class Example:
 
 
 EXAMPLES = {
-    "wlm": Example("python train.py --epochs {params.epochs} --nhid {params.nhid} --emsize 32 "
+    "wlm": Example(ROOT / "examples" / "wlm" / "train.py",
+                   "python train.py --epochs {params.epochs} --nhid {params.nhid} --emsize 32 "
                    "--sleep {params.sleep} --seed {seed}", ("data",),
                    {"epochs": 2, "nhid": 32, "sleep": 0.05},
                    {"perplexity": LOWER, "loss": LOWER}),
     # 8 epochs of 11 batches: ~9 s of training, long past the first mirrored checkpoint.
-    "lit": Example("python train.py --epochs {params.epochs} --hidden 16 --sleep {params.sleep} "
+    "lit": Example(ROOT / "examples" / "lit" / "train.py",
+                   "python train.py --epochs {params.epochs} --hidden 16 --sleep {params.sleep} "
                    "--seed {seed}", (), {"epochs": 8, "sleep": 0.1},
                    {"accuracy": HIGHER, "loss": LOWER}),
+    # 60 steps, a checkpoint at every 6th (its logged steps): ~9 s of training.
+    "hf": Example(ROOT / "tests" / "data" / "adapters" / "train_hf.py",
+                  "env ADAPTER_STEPS={params.steps} ADAPTER_SLEEP={params.sleep} python train.py",
+                  (), {"steps": 60, "sleep": 0.15}, {"loss": LOWER}),
 }
 
 
@@ -58,14 +67,14 @@ def job_config(command: str, sources: list[str], data: list[str], params: dict,
 
 
 def example_project(directory, name: str):
-    """An example as a project: its script (and data), a one-run config."""
-    example, source = EXAMPLES[name], ROOT / "examples" / name
+    """A script as a project: the script (and its data), a one-run config."""
+    example = EXAMPLES[name]
     directory.mkdir()
     rx.make_project(directory, job_config(example.command, ["train.py"], list(example.data),
                                           example.params, example.metrics))
-    shutil.copy(source / "train.py", directory / "train.py")
+    shutil.copy(example.script, directory / "train.py")
     for data in example.data:
-        shutil.copytree(source / data, directory / data)
+        shutil.copytree(example.script.parent / data, directory / data)
     return directory
 
 

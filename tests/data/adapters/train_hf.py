@@ -50,7 +50,7 @@ def main() -> None:
     config = BertConfig(vocab_size=32, hidden_size=16, num_hidden_layers=2, num_attention_heads=2,
                         intermediate_size=32, max_position_embeddings=16, num_labels=2)
     model = BertForSequenceClassification(config)
-    train, val = Sequences(0, 48), Sequences(1, 32)
+    train, val, test = Sequences(0, 48), Sequences(1, 32), Sequences(2, 32)
     with rgt.run(every_steps=EVERY) as run:
         callback = RgtTrainerCallback(run)
         args = TrainingArguments(output_dir="hf-output", max_steps=STEPS, learning_rate=1e-3,
@@ -63,11 +63,11 @@ def main() -> None:
         trainer.train(resume_from_checkpoint=callback.resume_from_checkpoint)
         model.eval()
         with torch.no_grad():
-            logits = model(input_ids=val.ids).logits
-            nll = torch.nn.functional.cross_entropy(logits, val.labels, reduction="none")
-        run.finish({"loss": {"value": nll.mean().item(), "split": "val", "direction": "lower",
-                             "n": len(val)}},
-                   per_sample={"val": {"label": val.labels.numpy(), "nll": nll.numpy()}},
+            logits = model(input_ids=test.ids).logits
+            nll = torch.nn.functional.cross_entropy(logits, test.labels, reduction="none")
+        run.finish({"loss": {"value": nll.mean().item(), "split": "test", "direction": "lower",
+                             "n": len(test)}},
+                   per_sample={"test": {"label": test.labels.numpy(), "nll": nll.numpy()}},
                    weights=model.state_dict())
 
 
