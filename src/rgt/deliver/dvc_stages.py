@@ -20,9 +20,8 @@ HEADER = (
     "DVC view of {what}evidence/results.json (pinned by content hash in dvc.lock) -> "
     "figures/<fig>/source_data.csv -> figure + provenance -> evidence/EVIDENCE.json. "
     "`{repro}` rebuilds every figure and the evidence without training{share}.",
-    "Each cmd is, word for word, the `rgt` command the Snakemake rule of the same name runs "
-    "(tests/integration/test_dvc.py checks it); activate the venv first: "
-    "`. .venv/bin/activate`.",
+    "Each cmd is, word for word, the `rgt` command the Snakemake rule of the same name runs, so "
+    "both write the same bytes; activate the venv first: `. .venv/bin/activate`.",
     "Written from the config's figures by `rgt dvc-yaml --config {config}`: run it again after "
     "changing them (`rgt dvc-yaml --check` says whether this file still follows the config).",
 )
