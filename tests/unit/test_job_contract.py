@@ -165,3 +165,18 @@ def test_the_rgt_script_imports_a_project_local_plugin(job_project):
                           text=True, timeout=120, env=env)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and len(done.stdout.splitlines()) >= 2
+
+
+def test_declared_packages_reach_the_host_check_and_the_run_id_only_when_set(job_project):
+    from rgt.remote.deploy import job_packages
+
+    plain = run_ids(job_config())
+    config = job_config(packages={"lightning.pytorch": "lightning==2.6.6"})
+    config["experiments"]["lm"]["variants"]["dropout"]["job"]["packages"] = {
+        "transformers": "transformers>=4.40"}
+    assert job_packages(load_config(config)) == {"lightning.pytorch": "lightning==2.6.6",
+                                                 "transformers": "transformers>=4.40"}
+    assert set(run_ids(config)).isdisjoint(plain)  # a pinned version decides the result
+    assert run_ids(job_config(packages={})) == plain  # unset: the ids of before
+    with pytest.raises(ConfigError, match=r"job\.packages\.lightning pytorch .*module name"):
+        load_config(job_config(packages={"lightning pytorch": "lightning"}))

@@ -22,6 +22,7 @@ from rgt.config.types import (
     described_text,
     empty_map,
     frozen_map,
+    leave_out_when_empty,
     leave_out_when_unset,
     thaw,
     unique_list,
@@ -164,6 +165,10 @@ class MetricDeclaration(Section):
 
 Metrics = frozen_map(dict[MetricName, MetricDeclaration], min_length=1)
 PathList = unique_list(Annotated[str, Field(min_length=1)])
+ModuleName = described_text(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*",
+                            "an importable module name (e.g. lightning.pytorch)")
+Requirement = described_text(r"[^\s;#][^;#]*", "a pip requirement (e.g. lightning==2.5.1)")
+Packages = frozen_map(dict[ModuleName, Requirement])
 
 
 class JobSettings(Section):
@@ -185,6 +190,12 @@ class JobSettings(Section):
                            description="your hyper-parameters ({params.NAME} in the command)")
     metrics: Metrics
     smoke_steps: Annotated[int, Field(ge=1, description="steps of the smoke test")] = 2
+    packages: Packages = Field(
+        default_factory=empty_map, exclude_if=leave_out_when_empty, description=(
+            "modules the command imports that a rented host's image may lack, each with the "
+            "pip requirement that provides it (lightning.pytorch: lightning==2.5.1): probed on "
+            "the host before its first launch, installed through the platform's proxy and "
+            "mirrors when missing"))
 
 
 class Settings(Section):

@@ -133,3 +133,9 @@ def unique_list(item_type: Any, **bounds: Any) -> Any:
 def leave_out_when_unset(value: object) -> bool:
     """``exclude_if`` of an optional key without a default: absent stays absent."""
     return value is None
+
+
+def leave_out_when_empty(value: object) -> bool:
+    """``exclude_if`` of an optional collection added later: left empty, it is absent from
+    the resolved config, so the run ids of configs without it do not change."""
+    return not value

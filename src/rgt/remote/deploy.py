@@ -61,6 +61,17 @@ def job_data(config: Config, project: Path) -> dict[str, Path]:
     return _declared(config, project, "data")
 
 
+def job_packages(config: Config) -> dict[str, str]:
+    """The modules the config's training jobs import that a host may lack (``job.packages``),
+    each with the pip requirement that provides it."""
+    packages: dict[str, str] = {}
+    for exp_id, experiment in config.experiments.items():
+        for variant in experiment.variants:
+            job = config.variant_settings(exp_id, variant).job
+            packages.update(job.packages if job is not None else {})
+    return packages
+
+
 def _declared(config: Config, project: Path, key: str) -> dict[str, Path]:
     files: dict[str, Path] = {}
     for exp_id, experiment in config.experiments.items():

@@ -24,6 +24,7 @@ from rgt.remote.deploy import (
     REMOTE_CONFIG,
     file_digests,
     job_data,
+    job_packages,
     job_sources,
     plugin_files,
     project_files,
@@ -52,8 +53,13 @@ RUNTIME_MODULES = {"numpy": "numpy>=1.24", "yaml": "pyyaml>=6", "jsonschema": "j
                    "sklearn": "scikit-learn>=1.3"}
 ENV_PROBE = (
     "import importlib.util, json, sys\n"
+    "def found(module):\n"
+    "    try:\n"
+    "        return importlib.util.find_spec(module) is not None\n"
+    "    except ImportError:  # a dotted name whose parent package is missing\n"
+    "        return False\n"
     "mods = {mods}\n"
-    "missing = [m for m in mods if importlib.util.find_spec(m) is None]\n"
+    "missing = [m for m in mods if not found(m)]\n"
     "info = {{'python': sys.executable, 'missing': missing, 'torch': None, 'cuda': False}}\n"
     "if importlib.util.find_spec('torch'):\n"
     "    import torch\n"
@@ -113,6 +119,7 @@ class RemoteRunner:
             self.sent = {"code": push(self.host, {**code, **extra}, self.layout.code(tree))}
         self.sent["data"] = place_data(self.host, self.layout.data_cache,
                                        self.layout.code(tree), data, digests)
+        self.extra_modules.update(job_packages(config))
         self.check_environment(tree)
         return tree
 
@@ -140,6 +147,7 @@ class RemoteRunner:
         info = self._probe_environment(tree)
         if info["missing"]:
             self.install_requirements(tree, info["missing"])
+            info = self._refuse_still_missing(tree)
         if info["torch"] is None:
             raise RemoteEnvironmentError(
                 f"{info['python']} on {self.host.spec.alias} cannot import torch",
@@ -162,8 +170,29 @@ class RemoteRunner:
             missing = [module for module in missing if module in self.extra_modules]
         if missing:
             needed = {**RUNTIME_MODULES, **self.extra_modules}
-            command = [self.python, "-m", "pip", "install", "-q", *(needed[m] for m in missing)]
-            self.host.run(self.network.wrap(command), timeout=900)
+            requirements = [needed[module] for module in missing]
+            command = [self.python, "-m", "pip", "install", "-q", *requirements]
+            result = self.host.run(self.network.wrap(command), timeout=900, check=False)
+            if not result.ok:
+                raise RemoteEnvironmentError(
+                    f"pip on {self.host.spec.alias} could not install {' '.join(requirements)} "
+                    f"(for {', '.join(missing)}): {(result.stdout + result.stderr)[-1500:]}",
+                    "check the requirement (job.packages in the config, for your job's "
+                    "modules) and the platform's mirrors (config/platforms/<name>.yaml)")
+
+    def _refuse_still_missing(self, tree: str) -> dict:
+        """The environment after an install; a module still missing is refused by name (a
+        requirement that installs a package under another import name, say)."""
+        info = self._probe_environment(tree)
+        if info["missing"]:
+            needed = {**RUNTIME_MODULES, **self.extra_modules}
+            raise RemoteEnvironmentError(
+                f"{info['python']} on {self.host.spec.alias} still cannot import "
+                f"{', '.join(info['missing'])} after installing "
+                f"{' '.join(needed[module] for module in info['missing'])}",
+                "name, in job.packages, the module your code imports and the requirement "
+                "that provides it (lightning.pytorch: lightning==2.5.1)")
+        return info
 
     def _probe_environment(self, tree: str) -> dict:
         code = ENV_PROBE.format(mods=sorted({**RUNTIME_MODULES, **self.extra_modules}))
