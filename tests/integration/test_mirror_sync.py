@@ -10,8 +10,8 @@ import torch
 
 from faults import DropAfter
 from rgt.base.errors import RgtError
-from rgt.mirror.record import read_mirror
-from rgt.mirror.sync import MirrorTarget, mirror_once, seed_host
+from rgt.mirror.record import MirrorRecord, read_mirror
+from rgt.mirror.sync import MirrorPlan, MirrorTarget, mirror_once, seed_host
 from rgt.remote.ssh import RemoteHost
 from rgt.train.checkpoint import CheckpointStore
 
@@ -51,6 +51,20 @@ def test_a_newer_checkpoint_replaces_the_mirror_and_old_ones_are_pruned(remote_h
     assert steps == [3, 2] and read_mirror(target.local_dir).step == 3
     again = mirror_once(remote_host, PYTHON, target, interval_seconds=60)
     assert again.step == 3 and again.bytes_sent == read_mirror(target.local_dir).bytes_sent
+
+
+def test_every_record_written_states_the_plan_and_its_bound(remote_host, target, monkeypatch):
+    """`rgt watch` and the lag drill read MIRROR.json at any moment: no write may lack the
+    interval and the checkpoint interval planned with it."""
+    written = []
+    write = MirrorRecord.write
+    monkeypatch.setattr(MirrorRecord, "write",
+                        lambda record, state_dir: (written.append(record),
+                                                   write(record, state_dir)))
+    CheckpointStore(target.remote_dir).save(4, state(100, 4))
+    mirror_once(remote_host, PYTHON, target, MirrorPlan(30.0, "fixed", ceiling_seconds=300.0))
+    assert written and {(each.interval_seconds, each.loss_bound_seconds) for each in written} \
+        == {(30.0, 60.0)}
 
 
 def test_interrupted_mirror_keeps_the_previous_checkpoint_loadable(ssh_spec, target):

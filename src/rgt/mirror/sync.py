@@ -79,7 +79,7 @@ def mirror_once(host: RemoteHost, python: str, target: MirrorTarget,
                           and _still_holds(target.local_dir, previous)):
         record = previous
     else:
-        record = _mirror_newest(host, target, state, previous)
+        record = _mirror_newest(host, target, state, previous, plan)
     if record is None:
         return None
     record = replace(record, **checked(plan, state))
@@ -88,8 +88,9 @@ def mirror_once(host: RemoteHost, python: str, target: MirrorTarget,
 
 
 def _mirror_newest(host: RemoteHost, target: MirrorTarget, state: StateSurvey,
-                   previous: MirrorRecord | None) -> MirrorRecord:
-    """Copy the host's newest complete checkpoint here (file, then marker), then prune."""
+                   previous: MirrorRecord | None, plan: MirrorPlan) -> MirrorRecord:
+    """Copy the host's newest complete checkpoint here (file, then marker), record it with
+    the plan (a reader never sees a record without its bound), then prune."""
     newest = state.newest
     stats = pull(host, target.remote_dir, [newest.file], target.local_dir,
                  expected={newest.file: newest.sha256})
@@ -101,6 +102,7 @@ def _mirror_newest(host: RemoteHost, target: MirrorTarget, state: StateSurvey,
         target.run_id, host.spec.alias, newest.step, _total_steps(state), newest.file,
         newest.bytes, newest.sha256, newest.created_at, utc_now_ms(), stats.seconds,
         stats.bytes_sent, 0.0, state.remote_step, _step_seconds(previous, state))
+    record = replace(record, **checked(plan, state))
     record.write(target.local_dir)
     prune(target.local_dir)
     return record
