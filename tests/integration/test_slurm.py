@@ -70,9 +70,14 @@ def finish(process: subprocess.Popen) -> tuple[int, str]:
     return process.returncode, output
 
 
+def slurm_logs(project: Path, run_id: str) -> Path:
+    """Where the profile keeps the log of every Slurm job of a run (``<job id>.log``)."""
+    return project / ".snakemake" / "slurm_logs" / "rule_train" / run_id
+
+
 def slurm_jobs(project: Path, run_id: str) -> list[str]:
     """The Slurm job ids of a run's training jobs, oldest first (the profile keeps every log)."""
-    logs = (project / ".snakemake" / "slurm_logs" / "rule_train" / run_id).glob("*.log")
+    logs = slurm_logs(project, run_id).glob("*.log")
     return [str(job) for job in sorted(int(path.stem) for path in logs)]
 
 

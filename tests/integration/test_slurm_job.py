@@ -65,11 +65,10 @@ def test_a_signalled_job_checkpoints_and_the_next_slurm_job_resumes_from_it(job_
     assert len(jobs) == 2 and jobs[0] == job_drill.first, jobs  # interrupted, then resubmitted
     assert ts.sacct(jobs[0])[jobs[0]]["State"] == "FAILED"
     assert ts.sacct(jobs[1])[jobs[1]]["State"] == "COMPLETED"
-    log = (project / "checkpoints" / run_id / "train.log").read_text()
-    saved = re.search(r"received SIG\w+: checkpoint of step (\d+) saved; rerun to resume", log)
-    assert saved, log[-2000:]
-    second = project / ".snakemake" / "slurm_logs" / "rule_train" / run_id / f"{jobs[1]}.log"
-    assert f"resumed {run_id} from step-{int(saved[1]):09d}.pt" in second.read_text()
+    first, second = ((ts.slurm_logs(project, run_id) / f"{job}.log").read_text() for job in jobs)
+    saved = re.search(r"received SIG\w+: checkpoint of step (\d+) saved; rerun to resume", first)
+    assert saved and "exit status 75" in first, first[-3000:]  # preempted, not failed
+    assert f"resumed {run_id} from step-{int(saved[1]):09d}.pt" in second, second[-3000:]
     record = json.loads((project / "runs" / run_id / "run.json").read_text())
     assert record["status"] == "finished" and record["attempts"] == 2
     assert 10 < int(saved[1]) < record["steps"]  # mid-training, after the wait
