@@ -28,6 +28,9 @@ PROFILE = ["--profile", str(ROOT / "profiles" / "slurm"),
            "--seconds-between-status-checks", "1", "--latency-wait", "5"]
 START_HINT = ("start one: bash ci/slurm/install.sh && "
               "RGT_SLURM_STATE=/tmp/rgt-slurm bash ci/slurm/start.sh")
+# The config's `cluster:` block of every drill: the test cluster's partition and account.
+CLUSTER = {"partition": "debug", "account": "ciacct", "grace_seconds": 30,
+           "train": {"runtime_minutes": 7, "cpus": 1, "mem_mb": 500}}
 
 
 def _answers(command: list[str]) -> bool:
@@ -56,10 +59,10 @@ def make_project(directory: Path, config: dict) -> Path:
     return directory
 
 
-def start_snakemake(project: Path) -> subprocess.Popen:
-    return subprocess.Popen(["timeout", "-k", "10", str(TIMEOUT), SNAKEMAKE, *PROFILE],
-                            cwd=project, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, start_new_session=True)
+def start_snakemake(project: Path, *targets: str) -> subprocess.Popen:
+    command = ["timeout", "-k", "10", str(TIMEOUT), SNAKEMAKE, *PROFILE, *targets]
+    return subprocess.Popen(command, cwd=project, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
 
 
 def finish(process: subprocess.Popen) -> tuple[int, str]:
@@ -67,9 +70,14 @@ def finish(process: subprocess.Popen) -> tuple[int, str]:
     return process.returncode, output
 
 
+def slurm_logs(project: Path, run_id: str) -> Path:
+    """Where the profile keeps the log of every Slurm job of a run (``<job id>.log``)."""
+    return project / ".snakemake" / "slurm_logs" / "rule_train" / run_id
+
+
 def slurm_jobs(project: Path, run_id: str) -> list[str]:
     """The Slurm job ids of a run's training jobs, oldest first (the profile keeps every log)."""
-    logs = (project / ".snakemake" / "slurm_logs" / "rule_train" / run_id).glob("*.log")
+    logs = slurm_logs(project, run_id).glob("*.log")
     return [str(job) for job in sorted(int(path.stem) for path in logs)]
 
 
@@ -110,6 +118,15 @@ def wait_for(predicate, what: str, process: subprocess.Popen, timeout: float = 1
     raise AssertionError(f"no {what} (snakemake exit {process.returncode}):\n{output[-3000:]}")
 
 
+def preempt(project: Path, run_id: str, process: subprocess.Popen, reached, what: str) -> str:
+    """Once ``reached()`` and the run's first Slurm job is known, send that job what Slurm
+    sends `grace_seconds` before a walltime or preemption (sbatch --signal=B:USR1@…); its id."""
+    wait_for(lambda: reached() and slurm_jobs(project, run_id), what, process)
+    first = slurm_jobs(project, run_id)[0]
+    subprocess.run(["scancel", "--signal=USR1", "--batch", first], check=True, timeout=30)
+    return first
+
+
 def drill_config() -> dict:
     """The tiny example (one seed, two variants), long enough for a run to be interrupted."""
     import yaml
@@ -118,8 +135,7 @@ def drill_config() -> dict:
     config["experiments"]["tiny"]["seeds"] = [0]
     config["defaults"]["train"].update(epochs=4, batch_size=16)
     config["defaults"]["checkpoint"].update(every_steps=10, heartbeat_seconds=0.001)
-    config["cluster"] = {"partition": "debug", "account": "ciacct", "grace_seconds": 30,
-                         "train": {"runtime_minutes": 7, "cpus": 1, "mem_mb": 500}}
+    config["cluster"] = CLUSTER
     return config
 
 
@@ -132,11 +148,8 @@ def drill(slurm, tmp_path_factory) -> SimpleNamespace:
     run_ids = planned(project)
     target = run_ids[0]  # tiny/plain seed 0
     process = start_snakemake(project)
-    wait_for(lambda: heartbeat_step(project, target) >= 20 and slurm_jobs(project, target),
-             "training job past step 20", process)
-    first = slurm_jobs(project, target)[0]
-    # What Slurm does `grace_seconds` before a walltime or preemption (sbatch --signal=B:USR1@…).
-    subprocess.run(["scancel", "--signal=USR1", "--batch", first], check=True, timeout=30)
+    first = preempt(project, target, process, lambda: heartbeat_step(project, target) >= 20,
+                    "training job past step 20")
     reference = make_project(tmp_path_factory.mktemp("reference"), config)
     local = rgt_process(["train", "--run-id", target], reference)  # while Slurm requeues
     code, output = finish(process)
