@@ -17,11 +17,11 @@ include: "rules/common.smk"
 container: CONTAINER
 
 
-# Everything but training is cheap and stays on this machine, whatever the executor.
+# Everything but training is cheap and stays on this machine, whatever the executor (and
+# `evaluate`, the built-in trainer's: rules/evaluate.smk).
 localrules:
     all,
     smoke,
-    evaluate,
     verify,
     aggregate,
     figure_config,

@@ -1,6 +1,9 @@
 # Score a sealed run's selected weights on val and test (your own job reports its own).
 if not JOBS:
 
+    localrules:
+        evaluate,
+
     rule evaluate:
         input:
             rules.train.output.run,
