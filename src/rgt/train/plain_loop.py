@@ -191,9 +191,15 @@ class PlainRun:
         self._last_step_at, self.step = now, step
         row = {"step": step, **{k: float(v) for k, v in scalars.items()}}
         self.history.append(row)
-        self.status.beat(step, row.get("loss", float("nan")))
+        self.status.beat(step, self._latest_loss())
         if self.smoke_steps and step > self.smoke_steps:
             self._end_smoke(None)  # the loop never saved: no checkpoint to measure
+
+    def _latest_loss(self) -> float:
+        """The newest logged ``loss`` for the heartbeat: a row that logs only other scalars (an
+        evaluation, a learning rate) must not blank the loss `rgt watch` shows."""
+        return next((row["loss"] for row in reversed(self.history) if "loss" in row),
+                    float("nan"))
 
     def checkpoint_due(self, step: int) -> bool:
         """True when the cadence says so, or when a preemption signal arrived (and at the last
@@ -212,8 +218,7 @@ class PlainRun:
         self.cadence.record_save(step, time.perf_counter() - started)
         if self.smoke_steps and step >= self.smoke_steps:
             self._end_smoke(info.bytes)
-        self.status.beat(step, self.history[-1].get("loss", float("nan")) if self.history
-                         else float("nan"), force=True)
+        self.status.beat(step, self._latest_loss(), force=True)
         if self.preempted:
             self.logger.info("received %s: checkpoint of step %d saved; rerun to resume",
                         self.flag.signal_name, step)
