@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import json
 from datetime import date
 from pathlib import Path
 
@@ -251,3 +252,17 @@ def test_checkpoints_are_sized_from_the_largest_smoke_record(tmp_path, tiny_conf
     assert measured.checkpoint_bytes == 16000 + (1 << 20)
     with pytest.raises(RgtError, match="no variant of the plan has a smoke record"):
         planned_checkpoints(config, tmp_path / "elsewhere")
+
+
+def test_hosts_reached_at_once_from_a_pools_threads_are_all_remembered(tmp_path):
+    """A pool reaches its hosts from a thread each: every host is recorded, none raises."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from rgt.remote.warnings_once import SEEN_FILE, first_use_warnings, remember_host
+
+    hosts = [f"box-{index}" for index in range(24)]
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        list(pool.map(lambda host: remember_host(tmp_path, host, "ssh"), hosts))
+    assert json.loads((tmp_path / SEEN_FILE).read_text()) == dict.fromkeys(hosts, "ssh")
+    assert not any(line.startswith("first use") for line in
+                   first_use_warnings(tmp_path, "ssh", "box-7"))

@@ -9,6 +9,7 @@ fact the tool relies on is older than six months.
 from __future__ import annotations
 
 import json
+import threading
 from datetime import date
 from pathlib import Path
 
@@ -16,6 +17,9 @@ from rgt.base.files import write_json
 from rgt.platforms.facts import danger_clocks, load_platform, project_platforms, stale_facts
 
 SEEN_FILE = Path(".rgt/seen-hosts.json")
+# A pool reaches its hosts from a thread each: their read-modify-writes of SEEN_FILE take turns
+# (else one's temp file is renamed under the other, or one host's entry is lost).
+_SEEN_LOCK = threading.Lock()
 
 
 def first_use_warnings(project: Path, platform_name: str, host: str,
@@ -33,9 +37,10 @@ def first_use_warnings(project: Path, platform_name: str, host: str,
 
 def remember_host(project: Path, host: str, platform_name: str) -> None:
     """``host`` was reached: its danger clocks are not shown again."""
-    seen = _read(project / SEEN_FILE)
-    if seen.get(host) != platform_name:
-        write_json(project / SEEN_FILE, {**seen, host: platform_name})
+    with _SEEN_LOCK:
+        seen = _read(project / SEEN_FILE)
+        if seen.get(host) != platform_name:
+            write_json(project / SEEN_FILE, {**seen, host: platform_name})
 
 
 def _read(path: Path) -> dict:
