@@ -55,18 +55,23 @@ class ExecutorSettings(ExecutorSettingsBase):
     unreachable_timeout: float = field(default=600.0, metadata=_meta(
         "seconds a host that has never answered (a typo, a host not started) is retried, "
         "with a line every retry, before its jobs fail"))
-    platform: str = field(default="ssh", metadata=_meta(
-        "platform facts to use (config/platforms/<name>.yaml)"))
-    python: str = field(default="python3", metadata=_meta(
-        "the host's interpreter (the image's, never a new environment)"))
+    platform: Optional[str] = field(default=None, metadata=_meta(
+        "platform facts to use (config/platforms/<name>.yaml; the profile names it); must "
+        "agree with config/hosts.yaml's record of the host"))
+    python: Optional[str] = field(default=None, metadata=_meta(
+        "the host's interpreter (the image's, never a new environment); default: the one "
+        "config/hosts.yaml records (rgt up --python), else python3"))
     detach: str = field(default="setsid", metadata=_meta("setsid or tmux"))
     remote_root: Optional[str] = field(default=None, metadata=_meta(
-        "project directory on the host's durable disk (default: ~/rgt/<project>)"))
+        "project directory on the host's durable disk; default: the one config/hosts.yaml "
+        "records (rgt up), else the platform's durable dir (or the login directory) + "
+        "/rgt/<project>; recorded for a host not recorded yet"))
     secrets: List[str] = field(default_factory=list, metadata=_meta(
         "names of environment variables sent over stdin to a mode-600 file on the host",
         nargs="+"))
     ssh_config: Optional[str] = field(default=None, metadata=_meta(
-        "ssh_config file to read instead of ~/.ssh/config"))
+        "ssh_config file to read instead of ~/.ssh/config (default: the one config/hosts.yaml "
+        "records)"))
     gpu: bool = field(default=False, metadata=_meta(
         "refuse to launch unless torch on the host sees a GPU"))
     mirror: str = field(default="local", metadata=_meta(

@@ -16,6 +16,7 @@ from snakemake_interface_executor_plugins.executors.remote import RemoteExecutor
 from snakemake_interface_executor_plugins.jobs import JobExecutorInterface
 
 from rgt.base.errors import RgtError
+from rgt.pool import SlotsTaken
 from rgt.pool.relaunch import ended_how, relaunch_policy
 
 if TYPE_CHECKING:
@@ -92,6 +93,8 @@ class Executor(RemoteExecutor):
                 info.aux.update(host=station.alias,
                                 tree=self.pool.start_training(station, run_id, config))
                 return True
+            except SlotsTaken:
+                return False  # the host's slots are held by jobs placed before a restart
             except RgtError as error:
                 failure = error
         self._placement_failed(station, run_id, failure)
@@ -120,6 +123,7 @@ class Executor(RemoteExecutor):
 
     def _run_snakejob(self, job: JobExecutorInterface) -> SubmittedJobInfo:
         station = self.pool.freest()
+        self._snakejob_python = station.runner.python  # format_job_exec asks for it
         try:
             spec = self.pool.start_snakejob(station, job.rules, self._sources(), job.input,
                                             _products(job), self.format_job_exec(job))
@@ -143,8 +147,8 @@ class Executor(RemoteExecutor):
         return "--directory ."
 
     def get_python_executable(self) -> str:
-        """The host's interpreter runs Snakemake's job command there."""
-        return self.workflow.executor_settings.python
+        """The host's interpreter runs Snakemake's job command there (the recorded one)."""
+        return getattr(self, "_snakejob_python", None) or "python3"
 
     async def check_active_jobs(self, active_jobs: list[SubmittedJobInfo]
                                 ) -> AsyncGenerator[SubmittedJobInfo, None]:

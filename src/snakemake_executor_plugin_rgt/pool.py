@@ -8,7 +8,7 @@ executor imports when it is used, never when Snakemake collects plugins at each 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rgt.base.errors import ConfigError, RgtError
@@ -17,10 +17,12 @@ from rgt.mirror.bucket import parse_target
 from rgt.mirror.bucket_store import BucketStore
 from rgt.plan.snakefile import workflow_config
 from rgt.platforms.facts import load_platform, project_platforms
+from rgt.pool import SlotsTaken
 from rgt.pool.dispatch import LeasePolicy, choose, lease_for, lease_policy, overdue
 from rgt.pool.leases import LeaseBook
 from rgt.pool.spec import PoolHost, pool_hosts
 from rgt.pool.station import MirrorOptions, Station, prepare_all
+from rgt.remote.hostfacts import SETTINGS, default_root, settle
 from rgt.remote.jobs import RemoteLayout
 from rgt.remote.network import HostNetwork
 from rgt.remote.runner import RemoteRunner
@@ -28,6 +30,8 @@ from rgt.remote.snakejobs import SnakeJob, snake_job
 from rgt.remote.ssh import ConnectionLost, RemoteHost, RemoteTimeout, resolve_host
 from rgt.remote.warnings_once import first_use_warnings
 from rgt.remote.watchdog_start import watchdog_options
+
+DEFAULT_PLATFORM = "ssh"
 
 
 @dataclass
@@ -44,8 +48,9 @@ class Pool:
              warn: Callable[[str], None], report: Callable[[str], None]) -> Pool:
         """The pool of the profile's settings (``warn`` gets the platforms' first-use notes;
         ``secrets`` go to each host over stdin)."""
-        members = pool_hosts(settings.host, settings.pool, project / "config" / "hosts.yaml",
-                             settings.platform)
+        members = [settled(member, settings) for member in pool_hosts(
+            settings.host, settings.pool, project / "config" / "hosts.yaml",
+            settings.platform or DEFAULT_PLATFORM)]
         for member in members:
             # Shown until the host is reached (then recorded by rgt.pool.station).
             for line in first_use_warnings(project, member.entry.platform, member.alias):
@@ -68,7 +73,11 @@ class Pool:
         return prepare_all(list(self.stations.values()), config)
 
     def choose(self, run_id: str) -> Station | None:
-        """The station that takes the job now, or None (it waits)."""
+        """The station that takes the job now, or None (it waits). A host whose slots were
+        held by jobs another controller placed is listed again first."""
+        for station in self.stations.values():
+            if station.foreign and station.unreachable_since is None:
+                station.list_foreign()
         placement = self.leases.get(run_id) if self.policy.enabled else None
         return choose(self.stations, placement, self.policy)
 
@@ -79,13 +88,25 @@ class Pool:
         seeding = target or station.staging_target(run_id, config)
         lease = lease_for(self.leases, run_id, station, self.policy)
         station.plan_host_mirror(config)
-        station.attach_or_launch(
-            run_id, lambda: station.seed_and_launch(run_id, tree, seeding, lease))
+        try:
+            station.attach_or_launch(
+                run_id, lambda: station.seed_and_launch(run_id, tree, seeding, lease))
+        except SlotsTaken:
+            self._mirror_foreign(station, config)
+            raise
         if target is not None:
             station.mirror.watch(target)
         if lease is not None:
             station.keep_leases(lease.seconds)
         return tree
+
+    def _mirror_foreign(self, station: Station, config: Config) -> None:
+        """The jobs a controller before this one left running keep being mirrored while
+        they hold the host's slots (their runs wait to be reattached)."""
+        for key in sorted(station.foreign or ()):
+            target = station.mirror_target(key, config)
+            if target is not None:
+                station.mirror.watch(target)
 
     def freest(self) -> Station:
         """The station with the most free slots (where any other job goes)."""
@@ -133,15 +154,25 @@ def host_bucket(settings, secrets: dict[str, str]) -> BucketStore | None:
     return store
 
 
+def settled(member: PoolHost, settings) -> PoolHost:
+    """``member`` with the facts its record holds, the profile's and the command line's filling
+    what it lacks; a value that differs from the record is refused (``rgt.remote.hostfacts``)."""
+    wanted = {key: getattr(settings, key) for key in SETTINGS}
+    entry = settle(member.alias, member.entry if member.recorded else None, wanted,
+                   settings.platform or DEFAULT_PLATFORM)
+    return replace(member, entry=entry)
+
+
 def station(member: PoolHost, settings, project: Path, secrets: dict[str, str],
             report: Callable[[str], None], bucket: BucketStore | None = None) -> Station:
-    """A runner for one host: the same root `rgt watch`, `rgt pull` and `rgt down` read
-    (config/hosts.yaml's, or rgt/<project>), unless the profile names one."""
+    """A runner for one host: at the root `rgt watch`, `rgt pull` and `rgt down` read (the
+    record's; a host not recorded yet gets the platform's default root, and the station
+    records it when it first reaches the host)."""
     entry = member.entry
     facts = load_platform(entry.platform, project_platforms(project))
-    root = settings.remote_root or entry.root(project)
-    runner = RemoteRunner(RemoteHost(resolve_host(member.alias, settings.ssh_config)),
-                          RemoteLayout(root), settings.python, settings.detach,
+    root = entry.remote_root or default_root(facts, project)
+    runner = RemoteRunner(RemoteHost(resolve_host(member.alias, entry.ssh_config)),
+                          RemoteLayout(root), entry.python, settings.detach,
                           settings.gpu, secrets)
     runner.watchdog_options = watchdog_options(entry, facts)
     runner.platform = facts  # the audit applies its facts as `rgt up` does

@@ -1,10 +1,11 @@
 """The teardown gate as pure functions: which facts block ``rgt down``, and the exact approval.
 
-The iron law: a host's meter is stopped only when every run on it has a verified local bundle
-whose manifest is the one the host builds *now*, no job is running (unless the user approved
-losing its work since the newest mirrored checkpoint, which the reason quantifies), no cell of
-the grid lives only on the host, a ``stop_command`` is configured, and the user typed (or
-passed) exactly ``ALIAS:VERB``. Nothing here talks to a host.
+The iron law: a host's meter is stopped only when every run on it — every run the host lists
+and every run the launch ledger says was started there — has a verified local bundle whose
+manifest is the one the host builds *now*, no job is running (unless the user approved losing
+its work since the newest mirrored checkpoint, which the reason quantifies), a
+``stop_command`` is configured, and the user typed (or passed) exactly ``ALIAS:VERB``.
+Nothing here talks to a host.
 """
 
 from __future__ import annotations
@@ -49,10 +50,18 @@ class RunEvidence:
     """For a weights-only bundle: why its newest checkpoint is not safely mirrored (None: it
     is: the mirror's record names that checkpoint's step and sha256, and holds its file)."""
 
+    def changed_since_pull(self) -> bool:
+        """A verified bundle is here, but the host's copy no longer has its manifest."""
+        remote = self.remote_weights_only_sha256 if self.weights_only else self.remote_sha256
+        return (self.local_sha256 is not None and remote is not None
+                and self.local_sha256 != remote)
+
     def not_pulled(self) -> str | None:
         """Why this run is not safely pulled, or None when it is (or its loss is approved)."""
+        if self.loss_approved:
+            return None
         if self.running:
-            return None if self.loss_approved else "its job is still running on the host"
+            return "its job is still running on the host"
         if self.remote_files == 0 and not self.remote_error:
             return None
         if self.remote_error or self.remote_sha256 is None:
@@ -137,21 +146,25 @@ def run_reasons(runs: Sequence[RunEvidence], alias: str) -> list[str]:
                            f"--host {alias}`, or pass --approve-loss {run.run_id})")
             continue
         fix = f"`rgt pull {run.run_id} --host {alias}`"
-        if run.weights_only and run.mirror_problem:
+        if run.changed_since_pull():
+            fix = (f"`rgt pull {run.run_id} --host {alias} --refresh`: it verifies the host's "
+                   "copy and keeps the old bundle aside in quarantine/")
+        elif run.weights_only and run.mirror_problem:
             fix += " for the full bundle, or wait for the mirror to hold the newest checkpoint"
+        fix += f"; to give the run up, --approve-loss {run.run_id}"
         reasons.append(f"run {run.run_id} is not pulled: {why} (fix: {fix})")
     return reasons
 
 
 def decide(alias: str, verb: str, runs: Sequence[RunEvidence],
            stop_command: Sequence[str] | None, approval: str | None,
-           require_approval: bool = True, grid_reasons: Sequence[str] = ()) -> Decision:
+           require_approval: bool = True, other_reasons: Sequence[str] = ()) -> Decision:
     """Every reason that blocks stopping ``alias`` with ``verb``; none means allowed.
 
     Args:
         runs: evidence for every run on the host.
-        grid_reasons: cells of the grid that live only on this host
-            (``rgt.grid.cells.only_on``).
+        other_reasons: what else blocks: a root that does not exist, launches of the ledger
+            that nothing accounts for (``rgt.down.evidence.ledger_reasons``).
         stop_command: the host's configured argv (None: not configured).
         approval: what the user typed or passed with ``--approve`` (None: nothing yet).
         require_approval: False only to judge the evidence alone (a dry run without
@@ -159,7 +172,7 @@ def decide(alias: str, verb: str, runs: Sequence[RunEvidence],
     """
     accepted = approval_tokens(alias, verb)
     expected = accepted[0]
-    reasons = run_reasons(runs, alias) + list(grid_reasons)
+    reasons = run_reasons(runs, alias) + list(other_reasons)
     if not stop_command:
         reasons.append(f"no stop_command for {alias} in config/hosts.yaml: rgt runs the "
                        f"platform's '{verb}' only through it (fix: add stop_command: [argv…] "
@@ -202,16 +215,16 @@ def combine(survey_runs: Mapping[str, dict], running: set[str],
     """Evidence per run from the host's survey, its running jobs and the local bundles.
 
     ``local[run_id]`` is (verified manifest digest or None, damage or None); ``at_risk[run_id]``
-    what stopping a running one loses; ``approved`` the runs passed with ``--approve-loss``;
+    what stopping a running one loses;
     ``weights_only[run_id]``, for a weights-only bundle, why its newest checkpoint is not
-    safely mirrored (None: it is). A running job with no run or checkpoint directory yet is
-    evidence too: it blocks like any running run.
+    safely mirrored (None: it is); ``approved`` the runs whose loss the user accepted
+    (``--approve-loss``: running, or not pulled). A running job with no run or checkpoint
+    directory yet is evidence too: it blocks like any running run.
     """
     at_risk, weights_only = at_risk or {}, weights_only or {}
 
     def live(run_id: str) -> dict:
-        return {"at_risk": at_risk.get(run_id), "loss_approved": run_id in approved
-                and run_id in running}
+        return {"at_risk": at_risk.get(run_id), "loss_approved": run_id in approved}
 
     def kind(run_id: str) -> dict:
         return {"weights_only": run_id in weights_only,

@@ -87,9 +87,9 @@ def survey_host(entry: HostEntry, ssh_config: str | None, project: Path) -> Host
     # deferred: `rgt status` imports this module (for its types) and needs no paramiko (0.2 s)
     from rgt.remote.ssh import RemoteHost, resolve_host
 
-    script = snapshot_script(entry.root(project))
-    spec = resolve_host(entry.alias, ssh_config)  # a bad ssh config is the user's to fix
+    spec = resolve_host(entry.alias, entry.ssh_config_for(ssh_config))  # the user's to fix
     try:
+        script = snapshot_script(entry.root())
         with RemoteHost(spec, connect_timeout=CONNECT_TIMEOUT_S, retries=0) as host:
             result = host.run(["bash", "-c", script], timeout=COMMAND_TIMEOUT_S)
     except RgtError as error:

@@ -173,16 +173,20 @@ def _smi_number(field: str) -> int | None:
     return round(float(field))
 
 
-def parse_probe(text: str) -> PythonProbe:
-    """The JSON printed by ``PROBE_SCRIPT``."""
+def parse_probe(text: str, failure: str | None = None) -> PythonProbe:
+    """The JSON printed by ``PROBE_SCRIPT``; ``failure`` says why the interpreter did not run
+    (``rgt.remote.up.interpreter_failure``: missing, not executable, its error)."""
     try:
         data = json.loads(text.strip().splitlines()[-1])
         return PythonProbe(str(data["executable"]), str(data["python"]), data["torch"],
                            bool(data["cuda_available"]), int(data["device_count"]),
                            data.get("error"))
     except (IndexError, ValueError, KeyError, TypeError):
-        raise AuditError(f"the interpreter probe printed {text.strip()[-200:]!r}, not its JSON",
-                         "check that the profile's rgt-python runs (see the text above)") from None
+        why = failure or f"it printed {text.strip()[-200:]!r}, not the probe's JSON"
+        raise AuditError(f"the job interpreter did not run: {why}",
+                         "give the image's Python: `rgt up ALIAS --python PATH` records it in "
+                         "config/hosts.yaml (on the host, `command -v python3` or `ls "
+                         "/root/miniconda3/bin` shows what exists)") from None
 
 
 @dataclass(frozen=True)

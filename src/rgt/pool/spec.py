@@ -21,10 +21,14 @@ ALIAS = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 @dataclass(frozen=True)
 class PoolHost:
-    """One member of the pool: its registry entry (or defaults) and its slot count if fixed."""
+    """One member of the pool: its entry (the record's, or None-filled defaults for a host not
+    recorded yet), its slot count if fixed, the hosts file that records it, and whether it is
+    recorded there already."""
 
     entry: HostEntry
     slots: int | None
+    registry: Path = Path("config/hosts.yaml")
+    recorded: bool = True
 
     @property
     def alias(self) -> str:
@@ -54,12 +58,13 @@ def pool_hosts(host_setting: str | None, pool_file: str | None, registry: Path,
                           "name the hosts with one of them")
     if pool_file:
         entries = _load_pool_file(Path(pool_file))
-        return [PoolHost(entry, entry.slots) for entry in entries.values()]
+        return [PoolHost(entry, entry.slots, Path(pool_file)) for entry in entries.values()]
     known = load_hosts(registry)
     if not aliases:
         raise _no_host(known, Path(os.path.relpath(registry)), platform)
-    return [PoolHost(known.get(alias) or HostEntry(alias, platform),
-                     known[alias].slots if alias in known else None) for alias in aliases]
+    return [PoolHost(known[alias], known[alias].slots, registry) if alias in known
+            else PoolHost(HostEntry(alias, platform), None, registry, False)
+            for alias in aliases]
 
 
 def _no_host(known: dict[str, HostEntry], registry: Path, platform: str) -> ConfigError:

@@ -6,21 +6,25 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rgt.base.errors import RgtError
 from rgt.base.files import write_json
 from rgt.base.hashing import digest_json
 from rgt.config import Config
+from rgt.hosts.register import record_host
 from rgt.mirror import setup as mirror_setup
 from rgt.mirror.bucket_store import BucketStore
 from rgt.mirror.record import newer, read_mirror
 from rgt.mirror.sync import MirrorTarget, prune, seed_host
+from rgt.pool import SlotsTaken
 from rgt.pool.keeper import LeaseKeeper
 from rgt.pool.spec import PoolHost, audit_slots
 from rgt.pull.home import Pulled, place_outputs, pull_bundle, verify_in_subprocess
+from rgt.remote.hostfacts import owned_facts
 from rgt.remote.jobs import JobStatus, Lease
+from rgt.remote.ledger import record_launch
 from rgt.remote.runner import RemoteRunner
 from rgt.remote.spend import refuse_past_cap
 from rgt.remote.ssh import RemoteHost
@@ -53,6 +57,9 @@ class Station:
     report: Callable[[str], None]
     trees: dict[str, str] = field(default_factory=dict)
     running: set[str] = field(default_factory=set)
+    # Jobs alive on the host that this controller did not place (one before a restart, say):
+    # they hold slots too. None: not listed yet.
+    foreign: set[str] | None = None
     unreachable_since: float | None = None
     next_probe_at: float = 0.0
     backoff: float = 0.0
@@ -77,7 +84,21 @@ class Station:
         if self.unreachable_since is not None and (
                 self.reached or time.monotonic() < self.next_probe_at):
             return 0
-        return self.slots - len(self.running)
+        return self.slots - len(self.running | (self.foreign or set()))
+
+    def list_foreign(self) -> set[str]:
+        """List the jobs alive on the host that this controller did not place; they keep
+        their slots until they end (an unreachable host keeps the previous list)."""
+        try:
+            alive = self.runner.running_jobs()
+        except RgtError as error:
+            self.mark_unreachable(error)
+            return self.foreign or set()
+        ended = (self.foreign or set()) - alive
+        self.foreign = alive - self.running
+        for key in ended if self.mirror is not None else ():
+            self.mirror.forget(key)
+        return self.foreign
 
     def tree(self, config: Config) -> str:
         """Audit the host and deploy the code once per config; the pushed tree's hash.
@@ -87,6 +108,7 @@ class Station:
         key = config_key(config)
         if key not in self.trees:
             self.runner.resolve_root()
+            self._record_host()
             plan = planned_checkpoints(config, self.project)
             self.audit = self.runner.audit(plan)
             self.reached = True
@@ -96,6 +118,17 @@ class Station:
                         f"{self.audit['budget']['summary'].splitlines()[0]}")
             self.trees[key] = self.runner.deploy(config, self.project)
         return self.trees[key]
+
+    def _record_host(self) -> None:
+        """The facts this controller uses, recorded where every verb reads them (a host not
+        recorded yet, or a record that lacked one of them); the record's own never change."""
+        entry = replace(self.member.entry, remote_root=self.runner.layout.root)
+        changes = record_host(self.member.registry, self.alias, owned_facts(entry),
+                              by="the executor (snakemake --rgt-host)")
+        if changes:
+            self.report(f"rgt: recorded {self.alias} in {self.member.registry}: "
+                        + "; ".join(change.describe() for change in changes))
+        self.member = replace(self.member, entry=entry, recorded=True)
 
     def keep_leases(self, seconds: int) -> None:
         """Start renewing the leases of this host's jobs (once; a thread of its own)."""
@@ -146,17 +179,30 @@ class Station:
         return time.monotonic() - self.unreachable_since
 
     def attach_or_launch(self, key: str, launch: Callable[[], None]) -> None:
-        """Reattach to the job if it runs (or ran) here; else launch it. A job running here
-        is never launched a second time, whatever lease it runs under."""
+        """Reattach to the job if it runs (or ran) here; else launch it when a slot is free
+        on the host, counting the jobs alive there that another controller placed (else
+        ``SlotsTaken``: the job waits). A job running here is never launched a second time,
+        whatever lease it runs under."""
         status = self.runner.probe([key]).get(key)
         state = status.state if status else "absent"
         if state in ("running", "finished"):
             self.report(f"rgt: {key} is {state} on {self.alias} "
                         f"(launched {status.launches}x): reattached, not relaunched")
         else:
+            self._refuse_if_full(key)
             launch()
             self.report(f"rgt: launched {key} on {self.alias} (detached)")
         self.running.add(key)
+        if self.foreign:
+            self.foreign.discard(key)
+
+    def _refuse_if_full(self, key: str) -> None:
+        others = self.list_foreign() - {key}
+        if len(self.running | others) >= self.slots:
+            busy = ", ".join(sorted(others - self.running))
+            self.report(f"rgt: {self.alias} runs {busy} already (launched before this "
+                        f"controller started; {self.slots} slot(s)): {key} waits for it")
+            raise SlotsTaken(f"{self.alias} has no free slot for {key}")
 
     def mirror_target(self, run_id: str, config: Config) -> MirrorTarget | None:
         """Where this run's checkpoints are mirrored (None: mirroring is off)."""
@@ -198,6 +244,7 @@ class Station:
         the controller's and the bucket's), then the job; none on a host already past its
         spending cap."""
         refuse_past_cap(self.runner.host, self.member.entry)
+        record_launch(self.project, self.alias, self.runner.layout.root, run_id)
         if target is not None and self.mirror_options.bucket is not None:
             self._from_bucket(run_id, target)
         if target is not None:
@@ -228,17 +275,16 @@ class Station:
         weights_only = (record is not None and record.step == record.host_step
                         and self.mirror_options.setting == mirror_setup.LOCAL)
         runner = self.runner
+        # The job just finished: its copy on the host is the run, so a bundle here of an
+        # earlier state (pulled by hand while it was preempted) is refreshed, kept aside.
         pulled = pull_bundle(runner.host, runner.python, runner.layout.root, run_id, export,
-                             weights_only, say=self.report, verify=verify_in_subprocess)
+                             weights_only, say=self.report, verify=verify_in_subprocess,
+                             refresh=True)
         if pulled.bundle is None:
             raise RgtError(f"the bundle of {run_id} did not verify ({pulled.outcome.reason}); "
                            f"the attempt is kept in {pulled.outcome.path}",
                            f"read its REASON.json; `rgt pull {run_id} --host {self.alias}` "
                            "makes a fresh attempt")
-        if not pulled.outcome.ok:
-            self.report(f"rgt: {export / run_id} holds another bundle of {run_id}: the new one "
-                        f"verified and is kept in {pulled.bundle}; move the old one aside and "
-                        f"`rgt pull {run_id} --host {self.alias}` before `rgt down`")
         place_outputs(pulled.bundle, outputs)
         return pulled
 

@@ -17,6 +17,7 @@ from rgt.base.hashing import sha256_file
 from rgt.pull.manifest import MANIFEST, SCHEMA, SOURCES, UNSAFE_NAME, manifest_sha256
 
 VERIFIED = "PULL_VERIFIED.json"
+VERIFIED_SCHEMA = "rgt/pull-verified/v1"
 REASON = "REASON.json"
 RESERVED = (MANIFEST, VERIFIED, REASON)
 KINDS = ("missing", "extra", "size", "hash", "unloadable", "nonfinite", "unsafe", "symlink",
@@ -79,6 +80,17 @@ def manifest_problems(manifest: object) -> list[Problem]:
     if not paths:
         problems.append(Problem(MANIFEST, "empty", "the manifest lists no files"))
     return problems
+
+
+def read_verified(bundle: Path) -> dict | None:
+    """A bundle's ``PULL_VERIFIED.json`` record, or None when absent, torn or of another kind."""
+    try:
+        record = json.loads((Path(bundle) / VERIFIED).read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(record, dict) or record.get("schema") != VERIFIED_SCHEMA:
+        return None
+    return record
 
 
 def read_manifest(bundle: Path) -> tuple[dict | None, list[Problem]]:

@@ -8,7 +8,6 @@ deleted and nothing already exported is rewritten.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from collections.abc import Callable
@@ -21,13 +20,15 @@ from rgt.pull.bundle import (
     MANIFEST,
     REASON,
     VERIFIED,
+    VERIFIED_SCHEMA,
     Problem,
     read_manifest,
+    read_verified,
     verify_bundle,
 )
+from rgt.pull.compare import ADDS, CHANGED, compare_bundle
 from rgt.pull.manifest import manifest_sha256
 
-VERIFIED_SCHEMA = "rgt/pull-verified/v1"
 REASON_SCHEMA = "rgt/quarantine/v1"
 PARTIAL = ".partial"
 OTHER_MANIFEST = "export/{run_id} exists with another manifest"
@@ -58,17 +59,6 @@ def quarantine_root(export: Path) -> Path:
     return Path(export).parent / "quarantine"
 
 
-def read_verified(bundle: Path) -> dict | None:
-    """A bundle's ``PULL_VERIFIED.json`` record, or None when absent, torn or of another kind."""
-    try:
-        record = json.loads((Path(bundle) / VERIFIED).read_text())
-    except (OSError, ValueError):
-        return None
-    if not isinstance(record, dict) or record.get("schema") != VERIFIED_SCHEMA:
-        return None
-    return record
-
-
 def existing_state(export: Path, run_id: str, digest: str) -> str:
     """``absent``, ``same`` (verified with ``digest``), ``weights-only`` (another, verified
     weights-only bundle) or ``other`` for ``export/<run_id>``."""
@@ -90,35 +80,45 @@ def verified_record(manifest: dict) -> dict:
 
 
 def closeout(export: Path, run_id: str, allow_unsafe_pickle: bool = False,
-             verify: Callable[[Path, str, bool], list[Problem]] = verify_bundle) -> Outcome:
+             verify: Callable[[Path, str, bool], list[Problem]] = verify_bundle,
+             refresh: bool = False) -> Outcome:
     """Verify ``<export>/.partial/<run_id>`` and move it to ``export/<run_id>`` or quarantine.
 
-    An ``export/<run_id>`` verified with the same manifest makes this a no-op success (the
-    attempt stays where it is); a verified weights-only bundle is replaced by a full one (which
-    holds all it holds, and the checkpoints); any other manifest sends the attempt to quarantine.
-    ``verify`` is ``verify_bundle`` (the executor runs it in a process of its own: it loads
-    the checkpoints with torch, which the controller never imports).
+    Against a bundle already verified here (``rgt.pull.compare``): the same manifest, or one
+    it holds all of, is a no-op success (the attempt stays where it is); a full bundle replaces
+    the weights-only one it completes; a changed one replaces it only with ``refresh`` (the old
+    bundle goes to quarantine with its reason), and is otherwise quarantined itself. ``verify``
+    is ``verify_bundle`` (the executor runs it in a process of its own: it loads the
+    checkpoints with torch, which the controller never imports).
     """
     export, partial = Path(export), partial_dir(export, run_id)
     problems = verify(partial, run_id, allow_unsafe_pickle)
     if problems:
         return quarantine(partial, export, run_id, "verification failed", problems)
     manifest, _ = read_manifest(partial)
-    state = existing_state(export, run_id, manifest_sha256(manifest))
-    if state == "same":
+    comparison = compare_bundle(export, run_id, manifest)
+    if comparison.nothing_to_do:
         return Outcome("already", export / run_id)
-    superseded = state == "weights-only" and not manifest.get("weights_only")
-    if state in ("other", "weights-only") and not superseded:
+    if comparison.kind == CHANGED and not refresh:
         return quarantine(partial, export, run_id, OTHER_MANIFEST.format(run_id=run_id), [])
     write_json(partial / VERIFIED, verified_record(manifest))
-    if superseded:
+    if comparison.kind == ADDS:
         _set_aside(export / run_id, partial.parent / f"{run_id}.superseded")
+    elif comparison.kind == CHANGED:
+        _refreshed_aside(export, run_id, comparison)
     os.rename(partial, export / run_id)
-    if superseded:
+    if comparison.kind == ADDS:
         shutil.rmtree(partial.parent / f"{run_id}.superseded")
     fsync_dir(partial.parent)
     fsync_dir(export)
     return Outcome("exported", export / run_id)
+
+
+def _refreshed_aside(export: Path, run_id: str, comparison) -> Outcome:
+    """The bundle a refresh replaces, kept in quarantine with why (nothing is deleted)."""
+    reason = (f"set aside by rgt pull --refresh: the host's copy changed after this bundle was "
+              f"verified ({comparison.verified_at}): {comparison.describe()}")
+    return quarantine(export / run_id, export, run_id, reason, [])
 
 
 def _set_aside(bundle: Path, aside: Path) -> None:

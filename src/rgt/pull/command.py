@@ -32,6 +32,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="leave the checkpoint files on the host (their markers come): the "
                              "sealed run, logs and job record; rgt down accepts it only while "
                              "the mirror holds the newest checkpoint")
+    parser.add_argument("--refresh", action="store_true",
+                        help="when the host's copy changed after a verified pull: verify the "
+                             "host's copy and keep the old bundle aside in quarantine/ with the "
+                             "reason (without it, such a pull is refused before any transfer)")
     add_host_options(parser)
     parser.add_argument("--export", default="export", help="where verified runs go")
     parser.add_argument("--verify-only", metavar="DIR", help="verify the bundle at DIR only")
@@ -61,7 +65,7 @@ def run_pull(args: argparse.Namespace) -> int:
         raise RgtError("rgt pull needs a RUN_ID and --host ALIAS (or --all --host ALIAS, or "
                        "--verify-only DIR)", fix="run `rgt pull RUN_ID --host ALIAS`")
     return pull_run(args.run_id, args.host, Path(args.hosts), args.ssh_config,
-                    Path(args.export), args.allow_unsafe_pickle, args.weights_only)
+                    Path(args.export), args.allow_unsafe_pickle, args.weights_only, args.refresh)
 
 
 def verify_only(bundle: Path, as_json: bool, allow_unsafe: bool) -> int:
@@ -107,7 +111,7 @@ def _host(alias: str, hosts: Path):
 
 
 def pull_run(run_id: str, alias: str, hosts: Path, ssh_config: str | None, export: Path,
-             allow_unsafe: bool, weights_only: bool = False) -> int:
+             allow_unsafe: bool, weights_only: bool = False, refresh: bool = False) -> int:
     """Pull, verify and close out one run; raise ``RgtError`` when it ends in quarantine."""
     # lazy (--help imports every verb): loads paramiko, rich, yaml
     from rgt.pull.fetch import refuse_if_running
@@ -116,12 +120,24 @@ def pull_run(run_id: str, alias: str, hosts: Path, ssh_config: str | None, expor
 
     check_run_id(run_id)
     entry = _host(alias, hosts)
-    root = entry.root(Path.cwd())
-    with RemoteHost(resolve_host(alias, ssh_config)) as host:
+    root = run_root(entry, run_id)
+    with RemoteHost(resolve_host(alias, entry.ssh_config_for(ssh_config))) as host:
         refuse_if_running(host, root, run_id)
         pulled = pull_bundle(host, entry.python, root, run_id, export, weights_only,
-                             allow_unsafe, say=lambda line: print(line, flush=True))
+                             allow_unsafe, say=lambda line: print(line, flush=True),
+                             refresh=refresh)
     return report(pulled.outcome, run_id)
+
+
+def run_root(entry, run_id: str) -> str:
+    """Where the run lives on the host: the root the launch ledger last launched it under (a
+    host whose record moved keeps its older runs where they are), else the recorded one."""
+    # lazy (--help imports every verb; all verbs' own modules together: 50 ms)
+    from rgt.remote.ledger import launches
+
+    roots = [launch.root for launch in launches(Path.cwd(), entry.alias)
+             if launch.run_id == run_id]
+    return roots[-1] if roots else entry.root()
 
 
 def pull_all(args: argparse.Namespace) -> int:
@@ -131,7 +147,7 @@ def pull_all(args: argparse.Namespace) -> int:
     from rgt.pull.many import pull_many
 
     entry = _host(args.host, Path(args.hosts))
-    outcomes = pull_many(entry, entry.root(Path.cwd()), args.ssh_config, Path(args.export),
+    outcomes = pull_many(entry, entry.root(), args.ssh_config, Path(args.export),
                          args.parallel, args.weights_only, args.allow_unsafe_pickle)
     failed = {run_id: why for run_id, why in outcomes.items() if why}
     for run_id, why in sorted(outcomes.items()):
@@ -149,7 +165,8 @@ def report(outcome, run_id: str) -> int:
     """Print where the attempt ended; raise for a quarantined one."""
     if outcome.ok:
         print(f"{outcome.path}: verified" if outcome.state == "exported"
-              else f"{outcome.path}: already pulled and verified with this manifest")
+              else f"{outcome.path}: already pulled and verified with the host's manifest; "
+                   "nothing to do")
         return 0
     if outcome.problems:
         print_problems(f"run {run_id}", outcome.problems)

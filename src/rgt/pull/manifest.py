@@ -33,9 +33,12 @@ SCHEMA = "rgt/pull/v1"
 MANIFEST = "PULL_MANIFEST.json"
 SOURCES = (("run", "runs"), ("checkpoints", "checkpoints"), ("job", "jobs"))
 TORN = (".tmp", ".part")
-# The controller renews a job's lease while the job runs: a copy would not match its hash by the
-# time it arrives, and it is no result.
-RENEWED = ("job/lease",)
+# Control files, not results, rewritten by others while (and after) the job runs: the
+# controller renews a job's lease, and a mirror tells the trainer its checkpoint ceiling
+# (rgt.train.cadence's cadence.json) at every survey, a finished run's included. A copy would
+# not match its hash by the time it arrives, and a rewrite after a verified pull would make the
+# host's copy look changed when no result did.
+RENEWED = ("job/lease", "checkpoints/cadence.json")
 RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 CHECKPOINT = re.compile(r"checkpoints/step-[0-9]+\.pt")
 # Names a one-line listing or a transfer cannot carry (control characters, backslashes).

@@ -22,7 +22,7 @@ def pull_many(entry, root: str, ssh_config: str | None, export: Path, parallel: 
               weights_only: bool, allow_unsafe: bool) -> dict[str, str | None]:
     """Pull every pullable run of ``entry``'s host; by run id, why it did not end verified
     (None: it did, now or before)."""
-    spec = resolve_host(entry.alias, ssh_config)
+    spec = resolve_host(entry.alias, entry.ssh_config_for(ssh_config))
     with RemoteHost(spec) as host:
         runs, running = host_runs(host, entry.python, root)
     key = "weights_only_sha256" if weights_only else "manifest_sha256"

@@ -147,14 +147,18 @@ def _detached(inner: str, job: str, run_id: str, detach: str) -> str:
             f"echo $! > {job}/pid")
 
 
-def probe_script(layout: RemoteLayout, run_ids: list[str], renew_seconds: int = 0) -> str:
+def probe_script(layout: RemoteLayout, run_ids: list[str] | None, renew_seconds: int = 0
+                 ) -> str:
     """Shell text printing one line per job:
     ``<run-id> <pid|-> <alive 0|1> <exit|-> <n> <lease epoch|->``.
 
-    With ``renew_seconds``, each job's lease (if it has one) is renewed for that long first.
+    ``run_ids`` None probes every job the host has a record of (what a restarted controller
+    counts before it takes a slot). With ``renew_seconds``, each job's lease (if it has one) is
+    renewed for that long first.
     """
-    ids = " ".join(shlex.quote(run_id) for run_id in run_ids)
     root = shlex.quote(f"{layout.root}/jobs")
+    ids = (" ".join(shlex.quote(run_id) for run_id in run_ids) if run_ids is not None
+           else f"$(ls {root} 2>/dev/null)")
     renew = ('if read e x < "$j/lease" 2>/dev/null; then '
              f'echo "$e $(( $(date +%s) + {int(renew_seconds)} ))" > "$j/lease.tmp" && '
              'mv "$j/lease.tmp" "$j/lease"; fi; ') if renew_seconds else ""

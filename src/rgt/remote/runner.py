@@ -31,6 +31,7 @@ from rgt.remote.deploy import (
     remote_config_text,
     tree_hash,
 )
+from rgt.remote.hostfacts import absolute_on_host, make_root
 from rgt.remote.jobs import (
     JobStatus,
     Lease,
@@ -124,12 +125,11 @@ class RemoteRunner:
         return tree
 
     def resolve_root(self) -> str:
-        """Make the project root absolute on the host (created if absent): a root relative to
-        the home directory must mean the same thing from a job's own working directory."""
-        if not self.layout.root.startswith("/"):
-            result = self.host.run(f"mkdir -p {shlex.quote(self.layout.root)} && "
-                                   f"cd {shlex.quote(self.layout.root)} && pwd", timeout=60)
-            self.layout = RemoteLayout(result.stdout.strip().splitlines()[-1])
+        """Make the project root absolute on the host (``~`` expanded there) and create it: a
+        root relative to the home directory must mean the same thing from a job's own working
+        directory, and be the one recorded."""
+        self.layout = RemoteLayout(absolute_on_host(self.host, self.layout.root))
+        make_root(self.host, self.layout.root)
         return self.layout.root
 
     def audit(self, plan: BudgetPlan) -> dict:
@@ -204,6 +204,13 @@ class RemoteRunner:
         apart, by ``rgt.pool.keeper``."""
         result = self.host.run(probe_script(self.layout, run_ids), timeout=60)
         return parse_probe(result.stdout)
+
+    def running_jobs(self) -> set[str]:
+        """Every job alive under the project's root on the host, whoever launched it (a
+        controller before a restart, say): one short SSH command."""
+        result = self.host.run(probe_script(self.layout, None), timeout=60)
+        return {key for key, status in parse_probe(result.stdout).items()
+                if status.state == "running"}
 
     def launch(self, run_id: str, tree: str, config_name: str = REMOTE_CONFIG,
                lease: Lease | None = None) -> None:

@@ -48,11 +48,24 @@ def query_host(host: RemoteHost, root: str, python: str | None) -> dict[str, str
     answers["nvidia_smi"] = host.run(f"command -v nvidia-smi >/dev/null && {NVIDIA_SMI_QUERY}",
                                      check=False, timeout=60).stdout
     if python is not None:
-        answers["probe"] = host.run([python, "-c", PROBE_SCRIPT], check=False,
-                                    timeout=120).stdout
+        probe = host.run([python, "-c", PROBE_SCRIPT], check=False, timeout=120)
+        answers["probe"] = probe.stdout
+        if not probe.ok:
+            answers["probe_failure"] = interpreter_failure(python, probe.exit_status,
+                                                           probe.stderr)
     # The platform gotchas (rgt.platforms.gotchas): one round trip for all of them.
     answers.update(split_answers(host.run(host_query(), check=False, timeout=60).stdout))
     return answers
+
+
+def interpreter_failure(python: str, exit_code: int, stderr: str) -> str:
+    """Why the interpreter did not run, in words: missing, not executable, or its error."""
+    tail = stderr.strip().splitlines()[-1:] or ["(nothing on stderr)"]
+    if exit_code == 127:
+        return f"{python} does not exist on the host ({tail[0]})"
+    if exit_code == 126:
+        return f"{python} exists on the host but is not executable ({tail[0]})"
+    return f"{python} exited with status {exit_code}: {tail[0]}"
 
 
 def checkpoint_bytes(facts: dict) -> int:
@@ -96,25 +109,37 @@ def planned_checkpoints(config: Config, project: Path,
     return checkpoint_plan(known, len(plan), config.defaults.checkpoint.keep)
 
 
-def audit(answers: dict[str, str], root: str, plan: BudgetPlan,
+def audit(answers: dict[str, str], root: str, plan: BudgetPlan | str,
           platform: dict | None = None) -> dict:
     """The audit record: parsed facts, the budget verdict and the platform gotchas; the
-    platform's inode cap counts where its facts say it applies (``inode_cap_for``)."""
+    platform's inode cap counts where its facts say it applies (``inode_cap_for``). ``plan``
+    is why the checkpoints could not be sized when it is a string (``rgt up`` before the
+    smoke gate ran): the budget then says so and judges nothing."""
     disk = filesystem_of(root, parse_df(answers["df"]))
     inodes = filesystem_of(root, parse_df(answers["df_inodes"]))
-    cap = inode_cap_for(platform, root, disk.mount)
-    verdict = disk_budget(plan, disk, inodes, cap)
     memory = answers["memory"].strip()
     return {
         "schema": "rgt/audit/v1", "root": root, "latency_s": float(answers["latency_s"]),
         "disk": asdict(disk), "inodes": asdict(inodes),
         "memory_limit_bytes": parse_memory_limit(memory) if memory else None,
         "gpus": [asdict(gpu) for gpu in parse_nvidia_smi(answers["nvidia_smi"])],
-        "python": asdict(parse_probe(answers["probe"])),
-        "budget": {**asdict(verdict), "plan": asdict(plan), "summary": verdict.summary(),
-                   "inode_cap": asdict(cap) if cap else None},
+        "python": asdict(parse_probe(answers["probe"], answers.get("probe_failure"))),
+        "budget": budget_record(plan, root, disk, inodes, platform),
         "gotchas": host_gotchas(answers, root),
     }
+
+
+def budget_record(plan: BudgetPlan | str, root: str, disk, inodes, platform: dict | None
+                  ) -> dict:
+    """The audit's budget: the verdict on ``plan``, or, unsized, why (``fits`` None)."""
+    if isinstance(plan, str):
+        return {"fits": None, "mount": disk.mount, "plan": None, "inode_cap": None,
+                "summary": f"checkpoints not sized: {plan}\n(the executor sizes them from "
+                           "the smoke gate's records before it launches anything)"}
+    cap = inode_cap_for(platform, root, disk.mount)
+    verdict = disk_budget(plan, disk, inodes, cap)
+    return {**asdict(verdict), "plan": asdict(plan), "summary": verdict.summary(),
+            "inode_cap": asdict(cap) if cap else None}
 
 
 def audit_path(project: Path, alias: str) -> Path:
@@ -125,13 +150,13 @@ def audit_path(project: Path, alias: str) -> Path:
 def refuse_unless_fits(record: dict) -> None:
     """Raise ``AuditError`` naming the numbers when the audited plan does not fit."""
     budget = record["budget"]
-    if not budget["fits"]:
+    if budget["fits"] is False:
         raise AuditError(f"the planned runs do not fit on {budget['mount']}:\n"
                          f"{budget['summary']}",
                          "free space on the host, pick a bigger disk, or plan fewer runs")
 
 
-def audit_host(host: RemoteHost, root: str, python: str, plan: BudgetPlan,
+def audit_host(host: RemoteHost, root: str, python: str, plan: BudgetPlan | str,
                platform: dict | None = None) -> dict:
     """Query ``host`` and judge the planned checkpoints against its disk with ``platform``'s
     facts (no refusal here)."""

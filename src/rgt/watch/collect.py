@@ -18,6 +18,7 @@ log line can break the format, and ``-`` means "no such file". A reply that does
     job <pid|-> <alive 0|1> <exit|-> <launches> <launched_at|->
     sealed <0|1>
     status <b64|->   heartbeat <b64|->   train_log <b64|->   job_log <b64|->
+    results <b64|->                 the sealed run's runs/<id>/results.json (its metrics)
     end
 """
 
@@ -66,6 +67,7 @@ while IFS= read -r id; do
   printf 'heartbeat '; b64 "$c/heartbeat.json"
   printf 'train_log '; b64 "$c/train.log"
   printf 'job_log '; b64 "$j/job.log"
+  printf 'results '; b64 "$r/runs/$id/results.json"
 done
 echo end
 """
@@ -125,7 +127,7 @@ def _run(fields: dict[str, str]) -> RunFacts:
         launches=_int(launches) or 0, launched_at=_int(launched_at),
         sealed=fields.get("sealed") == "1", status=_json(fields.get("status")),
         heartbeat=_json(fields.get("heartbeat")), train_log=_text(fields.get("train_log")),
-        job_log=_text(fields.get("job_log")))
+        job_log=_text(fields.get("job_log")), results=_json(fields.get("results")))
 
 
 def _text(value: str | None) -> str:

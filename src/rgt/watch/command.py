@@ -72,7 +72,8 @@ def run_watch(args: argparse.Namespace) -> int:
     # A project with only a local detached controller (no hosts yet) still has something to show.
     hosts = selected_hosts(args.hosts, args.host,
                            allow_none=controller_line(Path.cwd()) is not None)
-    poller = HostPoller(hosts, args.ssh_config, Path.cwd(), checkpoints_root(Path.cwd()))
+    poller = HostPoller(hosts, args.ssh_config, Path.cwd(), checkpoints_root(Path.cwd()),
+                        _configured_path(Path.cwd(), "runs"))
     try:
         if args.once:
             return _print_once(poller.refresh(), args.json)

@@ -16,7 +16,15 @@ from rgt.base.clock import parse_utc
 from rgt.hosts import HostEntry
 from rgt.watch.classify import classify
 from rgt.watch.collect import Snapshot
-from rgt.watch.states import ACTIVE, RUNNING, UNREACHABLE, RunFacts, heartbeat_age, run_state
+from rgt.watch.states import (
+    ACTIVE,
+    FINISHED,
+    RUNNING,
+    UNREACHABLE,
+    RunFacts,
+    heartbeat_age,
+    run_state,
+)
 
 # (host alias, run id) -> (step, heartbeat time) of the previous refresh
 Previous = dict[tuple[str, str], tuple[int, float]]
@@ -51,7 +59,7 @@ def run_row(entry: HostEntry, snapshot: Snapshot, facts: RunFacts, previous: Pre
     """The row of one run."""
     now = snapshot.now
     state = run_state(facts, now, entry.stall_after_s)
-    progress = run_progress(facts, previous.get((entry.alias, facts.run_id)))
+    progress = run_progress(facts, previous.get((entry.alias, facts.run_id)), state)
     remember(previous, entry.alias, facts)
     eta = progress.eta_s if state == RUNNING else None  # a stalled run has no honest ETA
     cause = classify(facts, state, snapshot.oom_kills)
@@ -66,8 +74,17 @@ def run_row(entry: HostEntry, snapshot: Snapshot, facts: RunFacts, previous: Pre
         "cost_projected": _round(projected(so_far, eta, entry.price_per_hour), 2),
         "currency": entry.currency, "cause": cause.name if cause else None,
         "cause_detail": cause.detail if cause else None, "exit_code": facts.exit_code,
-        "launches": facts.launches, **host,
+        "launches": facts.launches, "result": result_text(facts.results), **host,
     }
+
+
+def result_text(results: dict | None) -> str | None:
+    """A sealed run's reported metrics in words (``test accuracy 0.9521``); None without."""
+    entries = [entry for entry in (results or {}).get("metrics", []) if isinstance(entry, dict)
+               and isinstance(entry.get("value"), (int, float))]
+    reported = [entry for entry in entries if entry.get("split") == "test"] or entries
+    return ", ".join(f"{entry.get('split', '?')} {entry.get('name', '?')} "
+                     f"{entry['value']:.4g}" for entry in reported[:3]) or None
 
 
 def remember(previous: Previous, alias: str, facts: RunFacts) -> None:
@@ -78,9 +95,14 @@ def remember(previous: Previous, alias: str, facts: RunFacts) -> None:
         previous[(alias, facts.run_id)] = (beat["step"], written)
 
 
-def run_progress(facts: RunFacts, before: tuple[int, float] | None) -> Progress:
-    """Step and total from the heartbeat (else status), the step rate and the ETA."""
+def run_progress(facts: RunFacts, before: tuple[int, float] | None,
+                 state: str | None = None) -> Progress:
+    """Step and total from the heartbeat (else status), the step rate and the ETA; a finished
+    run's from its final status (the heartbeat is written every few seconds, so its last one
+    may be steps short of the end, or the first of a resumed attempt)."""
     beat, status = facts.heartbeat or {}, facts.status or {}
+    if state == FINISHED and status.get("state") == FINISHED and status.get("step") is not None:
+        return Progress(status["step"], status.get("total_steps") or status["step"], None, None)
     step = beat.get("step", status.get("step"))
     total = beat.get("total_steps", status.get("total_steps"))
     rate = step_rate(beat, status, before)

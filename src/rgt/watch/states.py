@@ -43,6 +43,7 @@ class RunFacts:
     heartbeat: dict | None = None
     train_log: str = ""
     job_log: str = ""
+    results: dict | None = None  # runs/<id>/results.json on the host (a sealed run's metrics)
     extra: dict = field(default_factory=dict)
 
 

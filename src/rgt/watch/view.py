@@ -10,7 +10,7 @@ from rgt.base.clock import duration
 
 COLOURS = {"running": "cyan", "stalled": "yellow", "finished": "green", "preempted": "magenta",
            "failed": "red", "dead": "red", "unreachable": "bold red", "no_runs": "dim"}
-COLUMNS = ("run id", "host", "state", "step", "loss", "steps/s", "ETA", "heartbeat", "GPU",
+COLUMNS = ("run id", "host", "state", "step", "loss / result", "steps/s", "ETA", "heartbeat", "GPU",
            "spent", "projected", "mirror", "cause")
 
 
@@ -38,7 +38,8 @@ def run_cells(row: dict) -> list[str]:
     step = f"{row['step']}/{row['total']}" if row.get("step") is not None else "-"
     return [
         row["run_id"], row["host"], f"[{COLOURS.get(state, 'white')}]{state}[/]", step,
-        _number(row.get("loss"), "{:.4f}"), _number(row.get("steps_per_s"), "{:.2f}"),
+        row.get("result") or _number(row.get("loss"), "{:.4f}"),
+        _number(row.get("steps_per_s"), "{:.2f}"),
         duration(row.get("eta_s")), duration(row.get("heartbeat_age_s")) + " ago"
         if row.get("heartbeat_age_s") is not None else "-", gpu(row),
         capped(row.get("cost_so_far"), row.get("max_spend_per_run"), row.get("currency")),
