@@ -48,7 +48,7 @@ class Pool:
              warn: Callable[[str], None], report: Callable[[str], None]) -> Pool:
         """The pool of the profile's settings (``warn`` gets the platforms' first-use notes;
         ``secrets`` go to each host over stdin)."""
-        members = [settled(member, settings) for member in pool_hosts(
+        members = [settled(member, settings, project) for member in pool_hosts(
             settings.host, settings.pool, project / "config" / "hosts.yaml",
             settings.platform or DEFAULT_PLATFORM)]
         for member in members:
@@ -154,12 +154,16 @@ def host_bucket(settings, secrets: dict[str, str]) -> BucketStore | None:
     return store
 
 
-def settled(member: PoolHost, settings) -> PoolHost:
+def settled(member: PoolHost, settings, project: Path) -> PoolHost:
     """``member`` with the facts its record holds, the profile's and the command line's filling
-    what it lacks; a value that differs from the record is refused (``rgt.remote.hostfacts``)."""
+    what it lacks (a host not recorded yet: the platform's interpreter by default); a value
+    that differs from the record is refused (``rgt.remote.hostfacts``)."""
     wanted = {key: getattr(settings, key) for key in SETTINGS}
     entry = settle(member.alias, member.entry if member.recorded else None, wanted,
                    settings.platform or DEFAULT_PLATFORM)
+    if not member.recorded and settings.python is None:
+        facts = load_platform(entry.platform, project_platforms(project))
+        entry = replace(entry, python=facts.get("python") or entry.python)
     return replace(member, entry=entry)
 
 

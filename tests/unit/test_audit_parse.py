@@ -179,7 +179,28 @@ def test_probe_reads_the_last_line_after_shell_noise():
 def test_probe_that_printed_no_json_is_refused_showing_what_it_printed(text):
     with pytest.raises(AuditError) as caught:
         parse_probe(text)
-    assert text[-20:] in caught.value.message and "rgt-python" in caught.value.fix
+    assert text[-20:] in caught.value.message
+    assert "rgt up ALIAS --python PATH" in caught.value.fix and "hosts.yaml" in caught.value.fix
+
+
+# What bash prints for an interpreter path that is not there (exit 127) or not executable (126).
+MISSING = "bash: line 1: /root/miniconda3/bin/python: No such file or directory\n"
+NOT_EXECUTABLE = "bash: line 1: /opt/py: Permission denied\n"
+
+
+@pytest.mark.parametrize(("code", "stderr", "said"), [
+    (127, MISSING, "/root/miniconda3/bin/python does not exist on the host"),
+    (126, NOT_EXECUTABLE, "/opt/py exists on the host but is not executable"),
+    (1, "ImportError: bad\n", "exited with status 1: ImportError: bad")])
+def test_an_interpreter_that_did_not_run_is_named_with_why(code, stderr, said):
+    from rgt.remote.up import interpreter_failure
+
+    python = "/opt/py" if code == 126 else "/root/miniconda3/bin/python"
+    why = interpreter_failure(python, code, stderr)
+    with pytest.raises(AuditError) as caught:
+        parse_probe("", why)
+    assert said in caught.value.message and python in caught.value.message
+    assert "see the text above" not in caught.value.fix
 
 
 # --- budget: ~44 MiB free and 697 inodes free on the captured spaced mount ------------------

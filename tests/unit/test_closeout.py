@@ -21,7 +21,8 @@ from rgt.pull.closeout import (
     read_verified,
     verified_record,
 )
-from rgt.pull.manifest import manifest_sha256
+from rgt.pull.compare import compare_bundle
+from rgt.pull.manifest import is_checkpoint, manifest_sha256
 
 
 def attempt(export: Path, run_id: str = RUN) -> Path:
@@ -123,19 +124,71 @@ def test_attempt_numbers_continue_after_the_highest(tmp_path):
     assert next_attempt(root, RUN) == 8
 
 
+def weights_only_bundle(export: Path, manifest: dict, changed: str | None = None) -> Path:
+    """A verified weights-only bundle of ``manifest``'s run in ``export`` (its manifest without
+    the checkpoints); ``changed``: a file whose recorded hash differs from the host's."""
+    light = export / RUN
+    light.mkdir(parents=True)
+    files = [dict(entry) for entry in manifest["files"] if not is_checkpoint(entry["path"])]
+    for entry in files:
+        if entry["path"] == changed:
+            entry["sha256"] = "f" * 64
+    kept = {**manifest, "files": files, "weights_only": True}
+    write_json(light / "PULL_MANIFEST.json", kept)
+    write_json(light / "PULL_VERIFIED.json", verified_record(kept))
+    return light
+
+
 def test_a_full_bundle_replaces_a_verified_weights_only_one(tmp_path):
     export = tmp_path / "export"
     partial = attempt(export)
     manifest = json.loads((partial / "PULL_MANIFEST.json").read_text())
-    light = export / RUN
-    light.mkdir(parents=True)
-    write_json(light / "PULL_VERIFIED.json", {**verified_record({**manifest, "files": []}),
-                                              "manifest_sha256": "0" * 64, "weights_only": True})
+    weights_only_bundle(export, manifest)
     assert existing_state(export, RUN, manifest_sha256(manifest)) == "weights-only"
+    assert compare_bundle(export, RUN, manifest).kind == "adds"
     outcome = closeout(export, RUN)
     assert (outcome.state, outcome.ok) == ("exported", True)
     assert read_verified(export / RUN)["manifest_sha256"] == manifest_sha256(manifest)
     assert not list(partial.parent.iterdir())  # nothing left aside
+
+
+def test_a_full_bundle_that_changes_a_weights_only_one_needs_a_refresh(tmp_path):
+    export = tmp_path / "export"
+    partial = attempt(export)
+    manifest = json.loads((partial / "PULL_MANIFEST.json").read_text())
+    weights_only_bundle(export, manifest, changed="run/train.csv")
+    comparison = compare_bundle(export, RUN, manifest)
+    assert (comparison.kind, comparison.paths) == ("changed", ["run/train.csv"])
+    assert closeout(export, RUN).state == "quarantined"  # no refresh: the attempt goes aside
+
+
+def test_a_weights_only_manifest_that_a_full_bundle_holds_is_already_pulled(tmp_path):
+    export = tmp_path / "export"
+    attempt(export)
+    assert closeout(export, RUN).state == "exported"
+    manifest = json.loads((export / RUN / "PULL_MANIFEST.json").read_text())
+    light = {**manifest, "weights_only": True,
+             "files": [entry for entry in manifest["files"] if not is_checkpoint(entry["path"])]}
+    assert compare_bundle(export, RUN, light).kind == "covered"
+    assert compare_bundle(export, RUN, manifest).kind == "same"
+
+
+def test_a_refresh_keeps_the_old_bundle_aside_with_its_reason(tmp_path):
+    export = tmp_path / "export"
+    attempt(export)
+    closeout(export, RUN)
+    old = snapshot(export / RUN)
+    partial = attempt(export)
+    (partial / "run" / "train.csv").write_text("step,loss\n1,0.5\n2,0.25\n")
+    seal(partial, skip=("PULL_VERIFIED.json",))
+    assert closeout(export, RUN, refresh=True).state == "exported"
+    assert "0.25" in (export / RUN / "run" / "train.csv").read_text()
+    aside = quarantine_root(export) / f"{RUN}--1"
+    reason = json.loads((aside / "REASON.json").read_text())["reason"]
+    assert reason.startswith("set aside by rgt pull --refresh: the host's copy changed")
+    assert "run/train.csv" in reason
+    kept = {k: v for k, v in snapshot(aside).items() if k != "REASON.json"}
+    assert kept == old  # nothing of the old bundle was lost
 
 
 def test_a_weights_only_bundle_never_replaces_a_verified_one(tmp_path):

@@ -178,18 +178,28 @@ def test_a_running_run_blocks_with_its_loss_until_the_loss_is_approved():
     assert reasons([GOOD, approved]) == []
 
 
-def test_approve_loss_lifts_only_the_named_running_runs():
+def test_approve_loss_lifts_only_the_named_runs_running_or_not_pulled():
     runs = combine({"aaaa": {"manifest_sha256": "1" * 64}, "bbbb": {"manifest_sha256": "2" * 64},
-                    "dddd": {"manifest_sha256": "4" * 64}},
+                    "dddd": {"manifest_sha256": "4" * 64}, "eeee": {"manifest_sha256": "5" * 64}},
                    {"aaaa", "bbbb"}, {}, {"aaaa": "10 steps", "bbbb": "20 steps"},
                    approved={"aaaa", "dddd"})
     found = reasons(runs)
-    assert [reason.split(" ", 2)[1] for reason in found] == ["bbbb", "dddd"]
+    assert [reason.split(" ", 2)[1] for reason in found] == ["bbbb", "eeee"]
     assert "loses 20 steps" in found[0] and "no verified bundle" in found[1]
+    assert "--approve-loss eeee" in found[1]
 
 
-def test_grid_reasons_join_the_list():
-    found = reasons([GOOD], grid_reasons=["grid cell x/y/seed 0 (run cccc) lives only on gpu1"])
-    assert found == ["grid cell x/y/seed 0 (run cccc) lives only on gpu1"]
+def test_a_host_copy_changed_after_the_pull_names_the_refresh():
+    changed = RunEvidence("aaaa", "1" * 64, local_sha256="2" * 64)
+    found = reasons([changed])
+    assert found == ["run aaaa is not pulled: its manifest changed since the pull (files on the "
+                     "host differ) (fix: `rgt pull aaaa --host gpu1 --refresh`: it verifies the "
+                     "host's copy and keeps the old bundle aside in quarantine/; to give the run "
+                     "up, --approve-loss aaaa)"]
+
+
+def test_other_reasons_join_the_list():
+    found = reasons([GOOD], other_reasons=["run cccc was launched on gpu1 (...)"])
+    assert found == ["run cccc was launched on gpu1 (...)"]
     assert not decide(ALIAS, VERB, [GOOD], STOP, "gpu1:terminate",
-                      grid_reasons=["a cell"]).allowed
+                      other_reasons=["a launch"]).allowed

@@ -4,8 +4,6 @@ facts, and the danger-clock table in profiles/README.md agrees with config/platf
 from __future__ import annotations
 
 import re
-from pathlib import PurePosixPath
-
 import pytest
 import yaml
 
@@ -18,7 +16,9 @@ PLATFORMS = ROOT / "config" / "platforms"
 RENTED = known_platforms(PLATFORMS)
 SNAKEMAKE_KEYS = {"executor", "jobs", "local-cores", "rerun-triggers", "rerun-incomplete",
                   "show-failed-logs"}
-RGT_KEYS = {"rgt-platform", "rgt-python", "rgt-detach", "rgt-secrets", "rgt-remote-root"}
+RGT_KEYS = {"rgt-platform", "rgt-detach", "rgt-secrets"}
+# A host's own facts: config/hosts.yaml records them (rgt up); a profile never carries them.
+HOST_FACTS = {"rgt-python", "rgt-remote-root", "rgt-ssh-config", "rgt-host"}
 
 
 def profile(name: str) -> dict:
@@ -50,16 +50,14 @@ def test_profile_has_only_known_keys_and_no_host(name):
 
 
 @pytest.mark.parametrize("name", RENTED)
-def test_profile_agrees_with_the_platform_facts(name):
+def test_profile_agrees_with_the_platform_facts_and_carries_no_host_fact(name):
     settings, platform = profile(name), load_platform(name, PLATFORMS)
-    assert settings["rgt-python"] == platform["python"]
     assert settings["rgt-detach"] == platform["detach"]
-    durable = platform["durable_dir"]
-    if durable is None:
-        assert "rgt-remote-root" not in settings  # host-specific: the user must name it
-    else:
-        root = PurePosixPath(settings["rgt-remote-root"])
-        assert root.is_relative_to(durable) and root != PurePosixPath(durable)
+    assert not HOST_FACTS & set(settings)
+    text = (PROFILES / name / "config.yaml").read_text()
+    assert f"rgt up ALIAS --platform {name}" in text  # where those facts are recorded
+    if platform["durable_dir"]:
+        assert f"{platform['durable_dir']}/rgt/<project>" in text  # the default root it says
 
 
 @pytest.mark.parametrize("name", RENTED)

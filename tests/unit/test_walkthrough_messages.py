@@ -59,19 +59,52 @@ def test_an_alias_that_is_in_no_ssh_config_and_does_not_resolve_fails_at_once(tm
     assert f"its HostName gpubox.invalid in {config} does not resolve" in wrong.value.message
 
 
-def test_rgt_up_registers_a_host_once_and_keeps_the_users_lines(tmp_path):
-    from rgt.hosts.register import register_host
+def test_the_host_record_is_written_in_place_keeping_the_users_lines(tmp_path):
+    from rgt.hosts.register import record_host
     from rgt.hosts.registry import load_hosts
 
     hosts = tmp_path / "config/hosts.yaml"
-    assert register_host(hosts, "gpubox", {"platform": "autodl", "python": "python3"})
-    assert load_hosts(hosts)["gpubox"].platform == "autodl"
-    hosts.write_text(hosts.read_text() + "  lab:  # my own line\n    platform: ssh\n")
-    assert register_host(hosts, "box2", {"platform": "vastai"})
-    assert not register_host(hosts, "lab", {"platform": "runpod"})  # the user's entry wins
-    assert "# my own line" in hosts.read_text()
-    assert {a: e.platform for a, e in load_hosts(hosts).items()} == {
-        "gpubox": "autodl", "lab": "ssh", "box2": "vastai"}
+    added = record_host(hosts, "gpubox", {"platform": "autodl", "python": "/opt/py",
+                                          "remote_root": "/root/autodl-tmp/rgt/p"}, by="rgt up")
+    assert [change.describe() for change in added] == [
+        "platform: autodl", "python: /opt/py", "remote_root: /root/autodl-tmp/rgt/p"]
+    hosts.write_text(hosts.read_text() + "  lab:  # my own line\n    platform: ssh\n"
+                     "    price_per_hour: 1.5   # from the invoice\n")
+    assert record_host(hosts, "gpubox", {"platform": "autodl", "python": "/opt/py"},
+                       by="rgt up") == []  # the record already says it: nothing written
+    changed = record_host(hosts, "lab", {"platform": "ssh", "remote_root": "/data/rgt/p",
+                                         "ssh_config": "/home/me/lab.conf"}, by="the executor")
+    assert [change.describe() for change in changed] == [
+        "remote_root: /data/rgt/p", "ssh_config: /home/me/lab.conf"]
+    text = hosts.read_text()
+    assert "# my own line" in text and "# from the invoice" in text
+    lab = load_hosts(hosts)["lab"]
+    assert (lab.price_per_hour, lab.remote_root, lab.ssh_config) == (1.5, "/data/rgt/p",
+                                                                      "/home/me/lab.conf")
+    assert lab.recorded["by"] == "the executor" and lab.recorded["at"].endswith("Z")
+    gpubox = load_hosts(hosts)["gpubox"]
+    assert gpubox.provenance().startswith("recorded by rgt up, ")
+
+
+def test_a_flag_that_differs_from_the_record_is_refused_naming_both(tmp_path):
+    from rgt.hosts import HostEntry
+    from rgt.remote.hostfacts import settle
+
+    recorded = HostEntry("gpubox", "autodl", python="/root/miniconda3/bin/python",
+                         remote_root="/root/autodl-tmp/rgt/p", recorded={"by": "rgt up",
+                                                                         "at": "2026-12-01"})
+    wanted = {"platform": "autodl", "python": "python3", "remote_root": None,
+              "ssh_config": None}
+    with pytest.raises(ConfigError) as caught:
+        settle("gpubox", recorded, wanted)
+    assert ("--rgt-python (the profile or the command line) is python3, but config/hosts.yaml "
+            "records python /root/miniconda3/bin/python for gpubox (recorded by rgt up, "
+            "2026-12-01)") in caught.value.message
+    assert "rgt up gpubox --python python3" in caught.value.fix
+    same = settle("gpubox", recorded, {**wanted, "python": None})
+    assert same.remote_root == "/root/autodl-tmp/rgt/p"
+    fresh = settle("newbox", None, {**wanted, "python": None, "remote_root": "/data/x"})
+    assert (fresh.platform, fresh.remote_root) == ("autodl", "/data/x")
 
 
 def test_a_silent_host_is_reported_at_a_steady_rhythm_and_retried_until_reached(monkeypatch):

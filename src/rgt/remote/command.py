@@ -30,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                        "(recorded; default: the platform's durable dir, else "
                                        "the login directory, + /rgt/<project dir>)")
     parser.add_argument("--python", help="the image's interpreter that runs the jobs "
-                                         "(recorded; default python3)")
+                                         "(recorded; default: the platform's, e.g. python3)")
     parser.add_argument("--config", default="config/config.yaml",
                         help="the config whose planned checkpoints are sized against the disk")
     parser.add_argument("--hosts", default="config/hosts.yaml",
@@ -82,16 +82,17 @@ def wanted_entry(args: argparse.Namespace):
     from rgt.platforms.facts import load_platform, project_platforms
     from rgt.remote.hostfacts import absolute_ssh_config, default_root, root_origin
 
-    known = load_hosts(Path(args.hosts)).get(args.alias) or HostEntry(args.alias, "ssh")
-    name = args.platform or known.platform
+    known = load_hosts(Path(args.hosts)).get(args.alias)
+    name = args.platform or (known.platform if known else "ssh")
     platform = load_platform(name, project_platforms(Path.cwd()))
     root, origin = args.root, "--root"
-    if root is None and known.remote_root:
+    if root is None and known and known.remote_root:
         root, origin = known.remote_root, f"config/hosts.yaml ({known.provenance()})"
     if root is None:
         root, origin = default_root(platform, Path.cwd()), root_origin(platform)
-    entry = HostEntry(args.alias, name, python=args.python or known.python, remote_root=root,
-                      ssh_config=absolute_ssh_config(args.ssh_config) or known.ssh_config)
+    python = args.python or (known.python if known else platform.get("python") or "python3")
+    ssh_config = absolute_ssh_config(args.ssh_config) or (known.ssh_config if known else None)
+    entry = HostEntry(args.alias, name, python=python, remote_root=root, ssh_config=ssh_config)
     return entry, platform, origin
 
 
