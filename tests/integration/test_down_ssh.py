@@ -1,6 +1,7 @@
 """`rgt down` against the real loopback sshd: refused before the pull, allowed after it with the
-exact approval (the harmless stop_command leaves a file only then); a file changed on the host,
-a running job (unless its quantified loss is approved), a cell of the grid living only on the
+exact approval (the harmless stop_command leaves a file only then); a file changed on the host
+(until one `rgt pull --refresh`), a running job (unless its quantified loss is approved), a
+launch of the ledger the host no longer holds, a remote root that does not exist, an unreachable
 host, a missing stop_command or a wrong approval refuse again; typed confirmation."""
 
 from __future__ import annotations
@@ -19,12 +20,11 @@ import torch
 import yaml
 from test_pull_ssh import RUN, build_site, plant_run, start_job, stop_job
 
-from conftest import TINY
 from rgt.cli import main
-from rgt.config import load_config
 from rgt.mirror.record import MirrorRecord
-from rgt.plan.runplan import plan_runs
+from rgt.remote.ledger import record_launch
 from rgt.train.checkpoint import CheckpointStore
+from s3server import free_port
 from sshd import ALIAS
 
 pytestmark = [pytest.mark.integration, pytest.mark.ssh]
@@ -60,15 +60,30 @@ def test_down_is_refused_before_the_pull_and_allowed_after_it(site, capsys):
     assert site.stopped.exists()
 
 
-def test_a_file_changed_on_the_host_after_the_pull_refuses_down_again(site, capsys):
+def test_a_file_changed_on_the_host_after_the_pull_refuses_until_one_refresh(site, capsys):
     plant_run(site.root)
     assert site.pull() == 0
     with open(site.root / "checkpoints" / RUN / "train.log", "a") as log:
         log.write("a line written after the pull\n")
+    capsys.readouterr()
     assert down(site, "--approve", APPROVE) == 1
-    assert "manifest changed since the pull" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "manifest changed since the pull" in err
+    assert f"rgt pull {RUN} --host {ALIAS} --refresh" in err
     assert not site.stopped.exists()
-    assert down(site, "--dry-run") == 1
+    assert site.pull() == 1  # refused before any transfer, nothing set aside: no loop
+    err = capsys.readouterr().err
+    assert "the host's copy has changed since: checkpoints/train.log" in err
+    assert "nothing was transferred" in err and "--refresh" in err
+    assert not (site.project / "quarantine").exists()
+    assert main(["pull", RUN, "--host", ALIAS, "--refresh", *site.args()]) == 0
+    aside = list((site.project / "quarantine").iterdir())
+    assert [path.name for path in aside] == [f"{RUN}--1"]
+    assert "rgt pull --refresh" in (aside[0] / "REASON.json").read_text()
+    assert "a line written after the pull" in (site.export / RUN / "checkpoints" /
+                                               "train.log").read_text()
+    assert site.pull() == 0 and "nothing to do" in capsys.readouterr().out
+    assert down(site, "--dry-run", "--approve", APPROVE) == 0
 
 
 def test_a_running_job_and_an_unpulled_second_run_are_each_listed(site, capsys):
@@ -145,35 +160,65 @@ def test_a_running_run_blocks_with_its_quantified_loss_until_it_is_approved(site
     assert LIVE not in one_approved.err and "5555666677778888" in one_approved.err
     assert "loss approved" in one_approved.out
     assert "dry run: allowed" in both and not site.stopped.exists()
-    assert f"--approve-loss {RUN}: not running on {ALIAS}" in both
+    assert f"--approve-loss {RUN}: no such run on {ALIAS} nor in the launch ledger" in both
 
 
-def test_a_grid_cell_living_only_on_the_host_refuses_down_until_pulled(site, capsys):
-    shutil.copy(TINY, site.project / "config" / "config.yaml")
-    cells = plan_runs(load_config(site.project / "config" / "config.yaml"))
-    finished, stopped = cells[0].run_id, cells[1].run_id
-    plant_run(site.root, finished)
-    state = site.root / "checkpoints" / stopped
-    state.mkdir(parents=True)
-    (state / "status.json").write_text(json.dumps({"state": "preempted", "step": 40}))
+def launched(site, run_id: str, root=None) -> None:
+    """A launch of ``run_id`` in the project's ledger, as the executor appends it."""
+    record_launch(site.project, ALIAS, str(root or site.root), run_id)
+
+
+def test_a_launch_the_host_no_longer_holds_refuses_until_its_loss_is_approved(site, capsys):
+    plant_run(site.root)
+    assert site.pull() == 0
+    launched(site, RUN)
+    launched(site, "abcabcabcabcabca")  # launched, then wiped from the host
+    capsys.readouterr()
     assert down(site, "--dry-run", "--approve", APPROVE) == 1
     captured = capsys.readouterr()
-    assert "grid: 2 cell(s) of config/config.yaml live only on rgt-loop" in captured.out
-    assert (f"grid cell tiny/plain/seed 0 (run {finished}) lives only on {ALIAS}: finished "
-            f"there, not pulled and verified here (fix: `rgt pull {finished} --host {ALIAS}`)"
-            ) in captured.err
-    assert (f"grid cell tiny/plain/seed 1 (run {stopped}) lives only on {ALIAS}: stopped on "
-            f"{ALIAS} at step 40; no local mirror") in captured.err
-    assert f"snakemake --profile runpod --rgt-host {ALIAS} runs/{stopped}/run.json" in \
-        captured.err
-    assert site.pull(finished) == 0 and site.pull(stopped) == 0
-    capsys.readouterr()
-    assert down(site, "--dry-run", "--approve", APPROVE) == 1  # pulled, but not sealed here
+    assert (f"run abcabcabcabcabca was launched on {ALIAS} (attempt 1, ") in captured.err
+    assert "but the host has no trace of it there and no verified bundle of it is here" in \
+        captured.err and "--approve-loss abcabcabcabcabca" in captured.err
+    assert f"run {RUN}" not in captured.err  # launched and pulled: accounted for
+    assert "missing" in captured.out
+    assert down(site, "--dry-run", "--approve", APPROVE, "--approve-loss",
+                "abcabcabcabcabca") == 0
+
+
+def test_a_remote_root_that_does_not_exist_refuses_naming_the_launched_runs(site, capsys):
+    launched(site, RUN)
+    assert not site.root.exists()
+    assert down(site, "--dry-run", "--approve", APPROVE) == 1
     err = capsys.readouterr().err
-    assert f"run {finished}" not in err and f"(run {stopped}) lives only on" in err
-    mirrored(site.project, stopped, 40, None)
+    assert f"{site.root} does not exist on {ALIAS}, so rgt cannot see what the host holds" in err
+    assert f"not pulled here: {RUN})" in err and f"rgt up {ALIAS} --root PATH" in err
+    assert not site.stopped.exists()
+
+
+def test_runs_launched_under_an_older_root_are_checked_there_too(site, capsys):
+    older = site.root.parent / "older-root"
+    plant_run(older, "fedcba9876543210")
+    launched(site, "fedcba9876543210", older)
+    site.root.mkdir(parents=True)
+    assert down(site, "--dry-run", "--approve", APPROVE) == 1
+    captured = capsys.readouterr()
+    assert "run fedcba9876543210 is not pulled: no verified bundle" in captured.err
+    assert str(older) in captured.out
+    assert main(["pull", "fedcba9876543210", "--host", ALIAS, *site.args()]) == 0
+    capsys.readouterr()
     assert down(site, "--dry-run", "--approve", APPROVE) == 0
-    assert "grid: 0 cell(s)" in capsys.readouterr().out
+
+
+def test_an_unreachable_host_refuses_and_stops_nothing(site, capsys, tmp_path):
+    silent = tmp_path / "silent_config"
+    silent.write_text(f"Host {ALIAS}\n  HostName 127.0.0.1\n  Port {free_port()}\n")
+    site.write_hosts(ssh_config=str(silent))
+    launched(site, RUN)
+    assert main(["down", ALIAS, "--approve", APPROVE, "--hosts", str(site.hosts),
+                 "--export", str(site.export)]) == 1
+    err = capsys.readouterr().err
+    assert f"rgt down {ALIAS} refused: {ALIAS} cannot be reached" in err
+    assert "nothing was stopped" in err and not site.stopped.exists()
 
 
 def test_without_a_stop_command_down_is_refused_with_the_fix(site, capsys):
@@ -190,10 +235,10 @@ def test_stale_platform_facts_are_warned_about(site, capsys):
     data = yaml.safe_load(facts.read_text())
     data["meter_stop"]["verified"] = "2020-01"
     facts.write_text(yaml.safe_dump(data, allow_unicode=True))
+    site.root.mkdir(parents=True)
     assert down(site, "--dry-run", "--approve", APPROVE) == 0  # no runs on the host yet
     out = capsys.readouterr().out
     assert "warning: meter_stop.verified is older than 6 months" in out
-    assert "does not exist on rgt-loop" in out
 
 
 def read_until(fd: int, text: bytes, timeout: float = 60) -> bytes:
