@@ -116,6 +116,14 @@ def test_a_job_is_watched_mirrored_resumed_elsewhere_bit_identical_and_pulled(
     moved = json.loads((project / "runs" / run_id / "run.json").read_text())
     local = json.loads((reference / "runs" / run_id / "run.json").read_text())
     assert moved["weights_sha256"] == local["weights_sha256"]
+    # The run came home whole: every file a local run has (model.pt, predictions.parquet…),
+    # so verify re-derives its metrics from the per-sample predictions.
+    here = {path.name for path in (reference / "runs" / run_id).iterdir()}
+    assert here <= {path.name for path in (project / "runs" / run_id).iterdir()}
+    report = json.loads((project / "verify" / "report.json").read_text())
+    assert not [finding for finding in report["findings"]
+                if finding["check"] == "not-rederivable" and run_id in finding["subject"]
+                and "predictions.parquet" in finding["detail"]], report["findings"]
     hosts = {"hosts": {b.alias: {"platform": "ssh", "remote_root": str(b.disk / "root")}}}
     (project / "config" / "hosts.yaml").write_text(yaml.safe_dump(hosts))
     pulled = rgt(["pull", run_id, "--host", b.alias, "--ssh-config", str(ssh_config)],
