@@ -122,3 +122,33 @@ def test_watchdog_options_carry_the_price_and_the_spending_caps():
     assert options[6:] == ["--price-per-hour", "2.5", "--currency", "CNY", "--max-spend",
                            "40.0", "--max-spend-per-run", "10.0"]
     assert "--max-spend" not in watchdog_options(HostEntry(alias="b", platform="x"), {})
+
+
+def test_a_finished_run_shows_its_final_step_and_metrics_not_its_last_heartbeat():
+    # The last heartbeat (written every few seconds) was 52 steps short of the end.
+    ended = RunFacts(run_id="r3", exit_code=0, sealed=True,
+                     status={"state": "finished", "step": 1201, "total_steps": 1201,
+                             "started_at": ago(600), "updated_at": ago(10)},
+                     heartbeat={"step": 1149, "total_steps": 1201, "loss": 2.3016,
+                                "updated_at": ago(12)},
+                     results={"metrics": [{"name": "perplexity", "split": "test",
+                                           "value": 112.375, "direction": "lower"},
+                                          {"name": "loss", "split": "val", "value": 4.7}]})
+    [row] = host_rows(HOST, Snapshot(now=NOW, runs=[ended]), {})
+    assert (row["state"], row["step"], row["total"]) == ("finished", 1201, 1201)
+    assert row["result"] == "test perplexity 112.4"
+    out = Console(width=300, record=True)
+    out.print(render([row]))
+    text = out.export_text()
+    assert "1201/1201" in text and "test perplexity 112.4" in text and "1149" not in text
+
+
+def test_a_pulled_run_shows_the_metrics_sealed_here(tmp_path):
+    from rgt.base.files import write_json
+    from rgt.watch.poll import add_local_results
+
+    write_json(tmp_path / "r4" / "results.json",
+               {"metrics": [{"name": "accuracy", "split": "test", "value": 0.95294}]})
+    rows = add_local_results([{"run_id": "r4", "state": "finished", "result": None},
+                              {"run_id": "r5", "state": "finished", "result": None}], tmp_path)
+    assert [row["result"] for row in rows] == ["test accuracy 0.9529", None]

@@ -26,7 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="with --log: the cgroup's oom_kill count (memory.events)")
     parser.add_argument("--host", metavar="ALIAS", help="an ~/.ssh/config alias to examine")
     parser.add_argument("--ssh-config", help="with --host: ssh_config instead of ~/.ssh/config")
-    parser.add_argument("--platform", default="ssh", help="with --host: config/platforms/<name>")
+    parser.add_argument("--platform", help="with --host: config/platforms/<name> (default: the "
+                                           "host's record in config/hosts.yaml, else ssh)")
     parser.add_argument("--root", help="with --host: the durable project directory on the host")
     parser.set_defaults(func=run_doctor)
 
@@ -76,13 +77,20 @@ def _log(args: argparse.Namespace) -> int:
 
 def _host(args: argparse.Namespace) -> int:
     # lazy (--help imports every verb): loads jsonschema, numpy, paramiko, pydantic, yaml
-    from rgt.platforms.facts import load_platform
+    from rgt.hosts.registry import load_hosts
+    from rgt.platforms.facts import load_platform, project_platforms
     from rgt.platforms.gotchas import WARNING, host_gotchas
+    from rgt.remote.hostfacts import absolute_on_host, default_root
     from rgt.remote.ssh import RemoteHost, resolve_host
     from rgt.remote.up import query_host
 
-    root = args.root or f"{load_platform(args.platform).get('durable_dir') or '~'}/rgt"
-    with RemoteHost(resolve_host(args.host, args.ssh_config)) as host:
+    entry = load_hosts().get(args.host)  # a recorded host: its own facts
+    platform = load_platform(args.platform or (entry.platform if entry else "ssh"),
+                             project_platforms(Path.cwd()))
+    ssh_config = entry.ssh_config_for(args.ssh_config) if entry else args.ssh_config
+    with RemoteHost(resolve_host(args.host, ssh_config)) as host:
+        root = absolute_on_host(host, args.root or (entry and entry.remote_root)
+                                or default_root(platform, Path.cwd()))
         gotchas = host_gotchas(query_host(host, root, python=None), root)
     if args.json:
         print(json.dumps(gotchas, indent=2))
