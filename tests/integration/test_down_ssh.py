@@ -10,7 +10,6 @@ import json
 import os
 import pty
 import select
-import shutil
 import subprocess
 import sys
 import time

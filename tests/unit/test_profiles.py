@@ -4,6 +4,7 @@ facts, and the danger-clock table in profiles/README.md agrees with config/platf
 from __future__ import annotations
 
 import re
+
 import pytest
 import yaml
 
