@@ -82,7 +82,9 @@ def test_up_without_a_root_records_the_login_directory_expanded_on_the_host(host
 def test_up_sizes_nothing_for_a_job_whose_smoke_has_not_run(host, project):
     job = {"defaults": {"job": {"command": "python train.py --seed {seed}",
                                 "sources": ["train.py"], "metrics": {"loss": {
-                                    "direction": "lower"}}}},
+                                    "direction": "lower"}}},
+                        "checkpoint": {"keep": 2, "mtbf_hours": 6.0, "every_steps": 5,
+                                       "heartbeat_seconds": 0.5}},
            "experiments": {"lm": {"baseline": "plain", "seeds": [1],
                                   "variants": {"plain": {}}}}}
     write_config(project, job)

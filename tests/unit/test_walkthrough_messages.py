@@ -87,12 +87,16 @@ def test_the_host_record_is_written_in_place_keeping_the_users_lines(tmp_path):
 
 
 def test_a_flag_that_differs_from_the_record_is_refused_naming_both(tmp_path):
-    from rgt.hosts import HostEntry
+    from rgt.hosts.registry import load_hosts
     from rgt.remote.hostfacts import settle
 
-    recorded = HostEntry("gpubox", "autodl", python="/root/miniconda3/bin/python",
-                         remote_root="/root/autodl-tmp/rgt/p", recorded={"by": "rgt up",
-                                                                         "at": "2026-12-01"})
+    hosts = tmp_path / "hosts.yaml"
+    hosts.write_text("hosts:\n  gpubox:\n    platform: autodl\n"
+                     "    python: /root/miniconda3/bin/python\n"
+                     "    remote_root: /root/autodl-tmp/rgt/p\n"
+                     "    recorded: {by: rgt up, at: '2026-12-01'}\n"
+                     "  lab:\n    platform: ssh\n")  # by hand: no python, no root
+    recorded, by_hand = load_hosts(hosts)["gpubox"], load_hosts(hosts)["lab"]
     wanted = {"platform": "autodl", "python": "python3", "remote_root": None,
               "ssh_config": None}
     with pytest.raises(ConfigError) as caught:
@@ -105,6 +109,9 @@ def test_a_flag_that_differs_from_the_record_is_refused_naming_both(tmp_path):
     assert same.remote_root == "/root/autodl-tmp/rgt/p"
     fresh = settle("newbox", None, {**wanted, "python": None, "remote_root": "/data/x"})
     assert (fresh.platform, fresh.remote_root) == ("autodl", "/data/x")
+    # A key the file leaves to its default is not a recorded fact: the flag fills it.
+    filled = settle("lab", by_hand, {**wanted, "platform": "ssh", "remote_root": "/data/lab"})
+    assert (filled.python, filled.remote_root) == ("python3", "/data/lab")
 
 
 def test_a_silent_host_is_reported_at_a_steady_rhythm_and_retried_until_reached(monkeypatch):
@@ -160,3 +167,31 @@ def test_the_controller_reads_and_shows_a_remote_jobs_progress(tmp_path):
     reporter.show("gpubox", reply)
     assert lines == ["rgt: r1 on gpubox: step 120/240 (50%), loss 0.1235, 2 steps/s, ETA 1m00s"]
     assert not reporter.due("gpubox")  # at most one report per host every 30 s
+
+
+def test_a_hosts_file_in_json_is_written_again_whole(tmp_path):
+    import json
+
+    from rgt.hosts.register import record_host
+    from rgt.hosts.registry import load_hosts
+
+    hosts = tmp_path / "hosts.yaml"
+    hosts.write_text(json.dumps({"hosts": {"box-0": {"platform": "ssh", "slots": 2}}}))
+    record_host(hosts, "box-0", {"platform": "ssh", "python": "/opt/py",
+                                 "remote_root": "/data/p"}, by="the executor")
+    entry = load_hosts(hosts)["box-0"]
+    assert (entry.slots, entry.python, entry.remote_root) == (2, "/opt/py", "/data/p")
+
+
+def test_hosts_recorded_at_once_from_threads_are_all_kept(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from rgt.hosts.register import record_host
+    from rgt.hosts.registry import load_hosts
+
+    hosts = tmp_path / "hosts.yaml"
+    aliases = [f"box-{index}" for index in range(16)]
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        list(pool.map(lambda alias: record_host(hosts, alias, {
+            "platform": "ssh", "remote_root": f"/data/{alias}"}, by="the executor"), aliases))
+    assert sorted(load_hosts(hosts)) == sorted(aliases)

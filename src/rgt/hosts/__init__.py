@@ -42,6 +42,12 @@ class HostEntry:
     max_spend_per_run: float | None = None
     alarm_webhook: str | None = None
     recorded: dict | None = None  # {"by": "rgt up", "at": UTC time}: who wrote the facts last
+    given: frozenset[str] = frozenset()  # the keys the file sets (the others are defaults)
+
+    def recorded_value(self, key: str):
+        """The value the file records for ``key``; None when it leaves the key to its
+        default (a hand-written entry without ``python:``, say)."""
+        return getattr(self, key) if key in self.given else None
 
     def root(self) -> str:
         """The project directory on the host, as recorded; a refusal naming the fix when the

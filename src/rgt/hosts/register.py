@@ -10,6 +10,7 @@ put back as it was when the edit would not validate.
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +26,7 @@ HEADER = ("# Rented hosts of this project, by ~/.ssh/config alias (schema: src/r
           "schema.yaml;\n# every key: config/hosts.example.yaml). `rgt up ALIAS` records a host "
           "it reached.\n# Per machine and per rental, so git-ignored.\nhosts:\n")
 OWNED = ("platform", "python", "remote_root", "ssh_config")  # the facts rgt up records
+_RECORDING = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,12 @@ def record_host(path: str | Path, alias: str, facts: dict[str, object], by: str)
     """Write ``facts`` for ``alias`` (adding the host if absent), stamped ``recorded: {by,
     at}``; the facts that changed (none: the record already said all of it, and nothing is
     written)."""
-    path = Path(path)
+    # The pool's threads record their hosts at once: each edit reads the file another made.
+    with _RECORDING:
+        return _record(Path(path), alias, facts, by)
+
+
+def _record(path: Path, alias: str, facts: dict[str, object], by: str) -> list[Change]:
     known = load_hosts(path).get(alias)
     changes = _changes(known, facts)
     if not changes:
@@ -52,8 +59,10 @@ def record_host(path: str | Path, alias: str, facts: dict[str, object], by: str)
     before = path.read_text() if path.is_file() else HEADER
     stamp = {"by": by, "at": utc_now()}
     values = {change.key: change.new for change in changes} | {"recorded": stamp}
-    text = _edited(before, alias, values) if known else _appended(before, alias,
-                                                                  {**facts, "recorded": stamp})
+    if known is None:
+        text = _appended(before, alias, {**facts, "recorded": stamp})
+    else:
+        text = _edited(before, alias, values) or _rewritten(before, alias, values)
     write_text(path, text)
     try:
         load_hosts(path)
@@ -67,8 +76,8 @@ def record_host(path: str | Path, alias: str, facts: dict[str, object], by: str)
 def _changes(known: HostEntry | None, facts: dict[str, object]) -> list[Change]:
     if known is None:
         return [Change(key, None, value) for key, value in facts.items()]
-    return [Change(key, getattr(known, key, None), value)
-            for key, value in facts.items() if getattr(known, key, None) != value]
+    return [Change(key, known.recorded_value(key), value)
+            for key, value in facts.items() if known.recorded_value(key) != value]
 
 
 def _value(value: object) -> str:
@@ -83,11 +92,22 @@ def _appended(before: str, alias: str, values: dict[str, object]) -> str:
     return before + ("" if before.endswith("\n") else "\n") + entry
 
 
-def _edited(before: str, alias: str, values: dict[str, object]) -> str:
+def _rewritten(before: str, alias: str, values: dict[str, object]) -> str:
+    """The whole file written again with ``values`` set for ``alias``: for a file whose entry
+    is no block of key lines (JSON, or YAML in flow style), which holds no comments to keep."""
+    data = yaml.safe_load(before)
+    data["hosts"][alias] = {**data["hosts"][alias], **values}
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+
+
+def _edited(before: str, alias: str, values: dict[str, object]) -> str | None:
     """``before`` with each key of ``values`` set in ``alias``'s block: its line replaced, or
-    a line added under the alias."""
+    a line added under the alias; None when the entry is no such block."""
     lines = before.splitlines(keepends=True)
-    start, indent = _block_start(lines, alias)
+    found = _block_start(lines, alias)
+    if found is None:
+        return None
+    start, indent = found
     end = _block_end(lines, start, indent)
     child = _child_indent(lines[start + 1:end], indent)
     for key, value in values.items():
@@ -102,13 +122,12 @@ def _edited(before: str, alias: str, values: dict[str, object]) -> str:
     return "".join(lines)
 
 
-def _block_start(lines: list[str], alias: str) -> tuple[int, str]:
+def _block_start(lines: list[str], alias: str) -> tuple[int, str] | None:
     for index, line in enumerate(lines):
         match = re.match(rf"(\s+){re.escape(alias)}\s*:\s*(#.*)?$", line)
         if match:
             return index, match[1]
-    raise ConfigError(f"{alias} is in config/hosts.yaml but not as a block `  {alias}:` rgt "
-                      "can edit", "write the host as a block (one key per line)")
+    return None
 
 
 def _block_end(lines: list[str], start: int, indent: str) -> int:

@@ -72,7 +72,7 @@ def _entry(alias: str, fields: dict) -> HostEntry:
     for key in ("stop_command", "host_stop_command"):
         if values.get(key) is not None:
             values[key] = tuple(values[key])
-    return HostEntry(alias=alias, **values)
+    return HostEntry(alias=alias, given=frozenset(fields), **values)
 
 
 def _deepest(error):

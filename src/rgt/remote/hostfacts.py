@@ -68,7 +68,7 @@ def settle(alias: str, entry: HostEntry | None, wanted: dict[str, str | None],
         given = {key: value for key, value in wanted.items() if value is not None}
         return HostEntry(alias, **{"platform": default_platform, **given})
     for key, value in wanted.items():
-        recorded = getattr(entry, key)
+        recorded = entry.recorded_value(key)
         if value is not None and recorded is not None and value != recorded:
             raise ConfigError(
                 f"--{SETTINGS[key]} (the profile or the command line) is {value}, but "
@@ -76,7 +76,7 @@ def settle(alias: str, entry: HostEntry | None, wanted: dict[str, str | None],
                 f"drop --{SETTINGS[key]} (and `{SETTINGS[key]}:` from the profile) to use the "
                 f"record, or record the new value: `rgt up {alias} --{_up_flag(key)} {value}`")
     filled = {key: value for key, value in wanted.items()
-              if value is not None and getattr(entry, key) is None}
+              if value is not None and entry.recorded_value(key) is None}
     return replace(entry, **filled)
 
 
