@@ -116,7 +116,8 @@ class Pool:
                        products: list[str], command: str) -> SnakeJob:
         """Any other job: Snakemake's own job command, in a working directory of its own."""
         spec = snake_job(self.project, rules, sources, inputs, products, command)
-        station.attach_or_launch(spec.key, lambda: station.runner.launch_snakejob(spec))
+        station.attach_or_launch(spec.key, lambda: station.runner.launch_snakejob(spec),
+                                 take_slot=False)
         return spec
 
     def overdue(self, station: Station) -> bool:

@@ -178,18 +178,20 @@ class Station:
             return 0.0
         return time.monotonic() - self.unreachable_since
 
-    def attach_or_launch(self, key: str, launch: Callable[[], None]) -> None:
-        """Reattach to the job if it runs (or ran) here; else launch it when a slot is free
-        on the host, counting the jobs alive there that another controller placed (else
-        ``SlotsTaken``: the job waits). A job running here is never launched a second time,
-        whatever lease it runs under."""
+    def attach_or_launch(self, key: str, launch: Callable[[], None],
+                         take_slot: bool = True) -> None:
+        """Reattach to the job if it runs (or ran) here; else launch it — a training job
+        (``take_slot``) only when a slot is free on the host, counting the jobs alive there
+        that another controller placed (else ``SlotsTaken``: the job waits). A job running
+        here is never launched a second time, whatever lease it runs under."""
         status = self.runner.probe([key]).get(key)
         state = status.state if status else "absent"
         if state in ("running", "finished"):
             self.report(f"rgt: {key} is {state} on {self.alias} "
                         f"(launched {status.launches}x): reattached, not relaunched")
         else:
-            self._refuse_if_full(key)
+            if take_slot:
+                self._refuse_if_full(key)
             launch()
             self.report(f"rgt: launched {key} on {self.alias} (detached)")
         self.running.add(key)
