@@ -11,11 +11,12 @@ import time
 from pathlib import Path
 
 
-def start(script: Path, cwd: Path, run_id: str, **env: str) -> subprocess.Popen:
-    """The script as a training job ``run_id`` in ``cwd`` (heartbeat at every step)."""
+def start(script: Path, cwd: Path, run_id: str, *args: str, **env: str) -> subprocess.Popen:
+    """The script (with ``args``) as a training job ``run_id`` in ``cwd`` (heartbeat at every
+    step)."""
     environment = {**os.environ, "RGT_RUN_ID": run_id, "RGT_HEARTBEAT_SECONDS": "0",
                    "PYTHONUNBUFFERED": "1", "HF_HUB_OFFLINE": "1", **env}
-    return subprocess.Popen([sys.executable, str(script)], cwd=cwd, env=environment,
+    return subprocess.Popen([sys.executable, str(script), *args], cwd=cwd, env=environment,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 

@@ -178,7 +178,8 @@ class JobSettings(Section):
 
     command: Annotated[str, Field(
         min_length=1, description="the command, run from the project root; {params.NAME}, "
-                                  "{seed}, {run_id}, {run_dir} and {checkpoint_dir} are "
+                                  "{seed}, {run_id}, {run_dir}, {checkpoint_dir} and {out_dir} "
+                                  "(a directory of the run's own for the script's files) are "
                                   "filled in")]
     sources: PathList = Field(default_factory=tuple, description=(
         "files, directories or globs of the code that decides the result (hashed into the run "

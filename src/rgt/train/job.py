@@ -30,6 +30,9 @@ from rgt.train.sealing import is_sealed
 
 HEADLINE_SPLIT = "test"
 LOG_NAME = "job.log"
+# The script's own files ({out_dir}, RGT_OUT_DIR): per run, beside its checkpoints, never sealed
+# (the plain-loop API's default for a run by hand is the same: rgt.train.plain_loop.OUT_DIR).
+OUT_DIR = "out"
 
 
 class JobFailed(RgtError):
@@ -66,13 +69,14 @@ def job_argv(spec: RunSpec, run_dir: Path, state_dir: Path) -> list[str]:
     """The command with its placeholders filled in, split like a shell would (no shell runs)."""
     job = spec.settings.job
     values = {"params": _Params(job.params), "seed": spec.seed, "run_id": spec.run_id,
-              "run_dir": str(run_dir), "checkpoint_dir": str(state_dir)}
+              "run_dir": str(run_dir), "checkpoint_dir": str(state_dir),
+              "out_dir": str(state_dir / OUT_DIR)}
     try:
         text = job.command.format(**values)
     except (KeyError, AttributeError, IndexError, ValueError) as error:
         raise ConfigError(f"job.command {job.command!r}: cannot fill in {error}",
                           "use {params.NAME} for a key of job.params, or {seed}, {run_id}, "
-                          "{run_dir}, {checkpoint_dir}") from None
+                          "{run_dir}, {checkpoint_dir}, {out_dir}") from None
     return [sys.executable if word == "python" else word for word in shlex.split(text)]
 
 
@@ -102,7 +106,8 @@ def job_environment(spec: RunSpec, run_dir: Path, state_dir: Path, host_audit: d
            "RGT_CHECKPOINT_KEEP": str(checkpoint.keep),
            "RGT_MTBF_HOURS": str(checkpoint.mtbf_hours),
            "RGT_HEARTBEAT_SECONDS": str(checkpoint.heartbeat_seconds),
-           "PYTHONUNBUFFERED": "1"}
+           "RGT_OUT_DIR": str((state_dir / OUT_DIR).resolve()), "PYTHONUNBUFFERED": "1"}
+    (state_dir / OUT_DIR).mkdir(exist_ok=True)
     if checkpoint.every_steps:
         env["RGT_EVERY_STEPS"] = str(checkpoint.every_steps)
     if smoke_steps:
