@@ -5,7 +5,8 @@ The command gets the environment of the training-job contract (``RGT_RUN_ID``, `
 resolved config) and writes its run with the plain-loop API or an adapter. This wrapper
 forwards SIGTERM/SIGUSR1 to it, keeps its output in ``<checkpoint dir>/job.log`` as well as on
 stdout, and afterwards checks the sealed run against the contract: finished, and every
-declared metric reported with its declared direction on the test split.
+declared metric reported with its declared direction on its split (``test`` unless
+declared otherwise).
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from rgt.plan.runplan import RunSpec
 from rgt.train.preemption import EXIT_PREEMPTED, SIGNALS
 from rgt.train.sealing import is_sealed
 
-HEADLINE_SPLIT = "test"
 LOG_NAME = "job.log"
 # The script's own files ({out_dir}, RGT_OUT_DIR): per run, beside its checkpoints, never sealed
 # (the plain-loop API's default for a run by hand is the same: rgt.train.plain_loop.OUT_DIR).
@@ -159,12 +159,14 @@ def check_sealed_run(spec: RunSpec, run_dir: Path) -> None:
     entries = (read_json(run_dir / "results.json") or {}).get("metrics") or []
     reported = {(e.get("name"), e.get("split")): e.get("direction") for e in entries}
     for name, declared in spec.settings.job.metrics.items():
-        direction = reported.get((name, HEADLINE_SPLIT))
+        split = declared.report_split
+        direction = reported.get((name, split))
         if direction is None:
             raise DataError(f"run {spec.run_id}: results.json has no {name!r} on the "
-                            f"{HEADLINE_SPLIT!r} split, which job.metrics declares",
+                            f"{split!r} split, which job.metrics declares",
                             f"report it: run.finish({{{name!r}: {{'value': v, 'split': "
-                            f"'test', 'direction': {declared.direction!r}}}}})")
+                            f"{split!r}, 'direction': {declared.direction!r}}}}}); a project "
+                            f"with no test split declares job.metrics.{name}.split: val")
         if direction != declared.direction:
             raise DataError(f"run {spec.run_id}: {name!r} is reported with direction "
                             f"{direction!r} but declared {declared.direction!r}",
