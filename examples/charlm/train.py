@@ -1,10 +1,10 @@
 """Train a small character-level language model on data/input.txt, in the shape of nanoGPT's
 train.py: a script whose training loop runs at module level, with its own options, its own
-package (charlm/) and its own output directory. The lines marked ``# rgt`` are all it takes to
-make it resumable, preemptible and auditable (``rgt.start``: no ``with`` block, so the loop
-keeps its indentation); the script's own ``torch.save(..., out_dir/ckpt.pt)`` went, since rgt's
-checkpoint holds the same state. By hand: ``RGT_RUN_ID=try python train.py``; as an
-experiment: ``rgt init --script train.py`` (README, "Use rgt in your own project").
+package (charlm/) and its own output directory. The nine lines ending in an ``rgt`` comment
+are all it takes to make it resumable, preemptible and auditable (``rgt.start``: no ``with``
+block, so the loop keeps its indentation); the script's own ``torch.save(..., out_dir/ckpt.pt)``
+went, since rgt's checkpoint holds the same state. By hand: ``RGT_RUN_ID=try python train.py``;
+as an experiment: ``rgt init --script train.py`` (README, "Use rgt in your own project").
 """
 
 import argparse
