@@ -142,3 +142,15 @@ def s3_server(tmp_path_factory):
     server = start_s3(tmp_path_factory.mktemp("s3"), auth=True)
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def wheel_venv(tmp_path_factory):
+    """An sdist and a wheel built from this tree, and a fresh venv with torch's CPU build and
+    the pinned dependencies, but not rgt (tests/wheel_venv.py): built once per session."""
+    from wheel_venv import wheel_and_venv
+
+    built = wheel_and_venv(tmp_path_factory.mktemp("wheel"))
+    print(f"\nwheel_venv: built in {built.seconds['build']:.1f} s, venv in "
+          f"{built.seconds['venv']:.1f} s; wheel {built.wheel.stat().st_size} bytes")
+    return built
