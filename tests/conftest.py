@@ -145,12 +145,20 @@ def s3_server(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def wheel_venv(tmp_path_factory):
-    """An sdist and a wheel built from this tree, and a fresh venv with torch's CPU build and
-    the pinned dependencies, but not rgt (tests/wheel_venv.py): built once per session."""
-    from wheel_venv import wheel_and_venv
+def built_dist(tmp_path_factory):
+    """The sdist and the wheel (built from that sdist) of this tree (tests/wheel_venv.py)."""
+    from wheel_venv import build
 
-    built = wheel_and_venv(tmp_path_factory.mktemp("wheel"))
-    print(f"\nwheel_venv: built in {built.seconds['build']:.1f} s, venv in "
-          f"{built.seconds['venv']:.1f} s; wheel {built.wheel.stat().st_size} bytes")
-    return built
+    return build(tmp_path_factory.mktemp("dist"))
+
+
+@pytest.fixture(scope="session")
+def wheel_venv(tmp_path_factory, built_dist):
+    """``built_dist`` and a fresh venv with torch's CPU build and the pinned dependencies, but
+    not rgt (tests/wheel_venv.py): made once per session."""
+    from wheel_venv import with_venv
+
+    made = with_venv(built_dist, tmp_path_factory.mktemp("venv") / "venv")
+    print(f"\nwheel_venv: a fresh venv in {made.seconds:.1f} s; the wheel "
+          f"{made.wheel.stat().st_size} bytes")
+    return made

@@ -27,12 +27,12 @@ TIMEOUT = 900
 
 @dataclass(frozen=True)
 class WheelVenv:
-    """The built artefacts and the fresh environment, with how long each took."""
+    """The built artefacts and the fresh environment, with the seconds the venv took."""
 
     sdist: Path
     wheel: Path
     venv: Path
-    seconds: dict
+    seconds: float
 
     @property
     def bin(self) -> Path:
@@ -78,11 +78,8 @@ def fresh_venv(path: Path) -> None:
     run([*pip, "--require-hashes", "-r", ROOT / "envs" / "local.txt"])
 
 
-def wheel_and_venv(scratch: Path) -> WheelVenv:
-    """Build, then make the venv, timing both."""
+def with_venv(dist: tuple[Path, Path], path: Path) -> WheelVenv:
+    """The built ``(sdist, wheel)`` and a fresh venv at ``path``, timed."""
     started = time.monotonic()
-    sdist, wheel = build(scratch)
-    built = time.monotonic()
-    fresh_venv(scratch / "venv")
-    return WheelVenv(sdist, wheel, scratch / "venv",
-                     {"build": built - started, "venv": time.monotonic() - built})
+    fresh_venv(path)
+    return WheelVenv(*dist, path, time.monotonic() - started)

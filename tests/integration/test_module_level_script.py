@@ -4,7 +4,9 @@ bit-identical; however the script ends, its status says how; one start per proce
 
 from __future__ import annotations
 
+import ast
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -103,3 +105,17 @@ def test_a_second_start_in_one_process_is_refused_by_name(project):
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert "rgt.start() was already called in this process (run twice)" in done.stderr
     assert status(project, "twice")["state"] == "failed"
+
+
+def test_the_example_needs_nine_glue_lines_and_keeps_its_loop_at_module_level():
+    code = (EXAMPLE / "train.py").read_text()
+    glue = [line for line in code.splitlines() if "# rgt" in line]
+    assert len(glue) == 9
+    readme = (ROOT / "README.md").read_text()
+    assert re.search(r"\| a loop at module level \(`rgt.start`\) \| 9 \(`examples/charlm`\)",
+                     readme)
+    assert "(`examples/charlm/train.py`, in the shape of nanoGPT's `train.py`: 9 glue lines)" in \
+        readme.replace("\n", " ")
+    loops = [node for node in ast.parse(code).body if isinstance(node, ast.While)]
+    assert len(loops) == 1 and any("run.checkpoint_due" in ast.unparse(node)
+                                   for node in ast.walk(loops[0]))  # not re-indented in a with

@@ -215,3 +215,25 @@ def assert_one_more_seed_on_the_host(walk: Walk, command: str) -> None:
         assert runs[run_id]["host_audit"] is not None
     evidence = json.loads((walk.project / "evidence" / "EVIDENCE.json").read_text())
     assert {claim["n"] for claim in evidence["claims"] if "-vs-" not in claim["id"]} == {3}
+
+
+def test_the_wheel_and_the_sdist_carry_the_workflow_as_the_repository_keeps_it(built_dist):
+    """One copy in git (the top-level Snakefile, rules/, profiles/, config/platforms/), the
+    same bytes in rgt/workflow/ of the wheel; the sdist holds the sources the wheel came from."""
+    import tarfile
+    import zipfile
+
+    from rgt.base.shipped import SHIPPED
+
+    shipped = {path.relative_to(ROOT).as_posix(): path.read_bytes() for name in SHIPPED
+               for path in ([ROOT / name] if (ROOT / name).is_file() else
+                            sorted((ROOT / name).rglob("*")))
+               if path.is_file() and "__pycache__" not in path.parts}
+    sdist_path, wheel_path = built_dist
+    with zipfile.ZipFile(wheel_path) as wheel:
+        packaged = {name.removeprefix("rgt/workflow/"): wheel.read(name)
+                    for name in wheel.namelist() if name.startswith("rgt/workflow/")}
+    assert packaged == shipped
+    with tarfile.open(sdist_path) as sdist:
+        names = {name.split("/", 1)[1] for name in sdist.getnames() if "/" in name}
+    assert set(shipped) <= names
