@@ -5,7 +5,6 @@ bit-identical; however the script ends, its status says how; one start per proce
 from __future__ import annotations
 
 import ast
-import random
 import re
 import shutil
 import signal
@@ -17,7 +16,7 @@ import pytest
 
 import script_drills
 from conftest import ROOT
-from script_drills import finish, sealed, status, wait_for_step
+from script_drills import finish, kill_at_random_steps, sealed, status, wait_for_step
 
 pytestmark = pytest.mark.integration
 
@@ -50,11 +49,8 @@ def reference(tmp_path_factory) -> tuple[str, str]:
 
 
 def test_sigkill_at_random_steps_then_resume_is_bit_identical(project, reference):
-    for kill_at in sorted(random.Random(7).sample(range(5, STEPS - 5), 2)):
-        process = start(project, "k", sleep=0.02)
-        wait_for_step(process, project, "k", kill_at)
-        process.send_signal(signal.SIGKILL)
-        process.wait(timeout=30)
+    kill_at_random_steps(lambda: start(project, "k", sleep=0.02), project, "k",
+                         range(5, STEPS - 5), seed=7)
     code, output = finish(start(project, "k"))
     assert code == 0, output
     assert "resumed k from step-" in output
