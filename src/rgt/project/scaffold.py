@@ -17,8 +17,9 @@ SNAKEFILE = '''\
 """This project's workflow: rgt's RUN -> VERIFY -> DELIVER for the training job of
 config/config.yaml (written by `rgt init`; yours to edit).
 
-    snakemake --profile local                      # train, verify and deliver on this machine
-    snakemake --profile ssh --rgt-host ALIAS       # the training on a host (`rgt up ALIAS`)
+    snakemake --profile local      # train, verify and deliver on this machine
+    snakemake --profile ssh ...    # the training on a rented host (rgt's README, "Training on
+                                   # a rented GPU")
 """
 
 import rgt
@@ -29,8 +30,8 @@ import rgt
 include: rgt.workflow()
 
 
-# What a bare `snakemake` builds: rgt's whole delivery (an included workflow's first rule is
-# never the default target, so this project names it).
+# What a bare `snakemake` builds: rgt's whole delivery (the default target of an included
+# workflow does not carry over, so this project names it).
 rule default:
     input:
         rules.all.input,
