@@ -12,6 +12,7 @@ from pathlib import Path
 import yaml
 
 from rgt.base.errors import ConfigError, RgtError
+from rgt.base.shipped import shipped
 from rgt.config import load_config
 from rgt.deliver.dvc_stages import CLAIMS, dvc_yaml
 from rgt.project.job import Job, job_for
@@ -161,5 +162,6 @@ def _profiles() -> Step:
     changed = [name for name, outcome in outcomes.items() if outcome in ("installed", "updated")]
     detail = f"in {home}, where `snakemake --profile NAME` finds them"
     if kept:
-        detail += f"; kept your own {', '.join(kept)}"
+        detail += (f"; kept your own {', '.join(kept)} (rgt's: snakemake --profile "
+                   f"{shipped('profiles')}/NAME)")
     return Step("installed" if changed else UNCHANGED, f"profiles {' '.join(outcomes)}", detail)
