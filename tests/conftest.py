@@ -142,3 +142,23 @@ def s3_server(tmp_path_factory):
     server = start_s3(tmp_path_factory.mktemp("s3"), auth=True)
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def built_dist(tmp_path_factory):
+    """The sdist and the wheel (built from that sdist) of this tree (tests/wheel_venv.py)."""
+    from wheel_venv import build
+
+    return build(tmp_path_factory.mktemp("dist"))
+
+
+@pytest.fixture(scope="session")
+def wheel_venv(tmp_path_factory, built_dist):
+    """``built_dist`` and a fresh venv with torch's CPU build and the pinned dependencies, but
+    not rgt (tests/wheel_venv.py): made once per session."""
+    from wheel_venv import with_venv
+
+    made = with_venv(built_dist, tmp_path_factory.mktemp("venv") / "venv")
+    print(f"\nwheel_venv: a fresh venv in {made.seconds:.1f} s; the wheel "
+          f"{made.wheel.stat().st_size} bytes")
+    return made

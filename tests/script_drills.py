@@ -5,17 +5,20 @@ from __future__ import annotations
 
 import json
 import os
+import random
+import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 
-def start(script: Path, cwd: Path, run_id: str, **env: str) -> subprocess.Popen:
-    """The script as a training job ``run_id`` in ``cwd`` (heartbeat at every step)."""
+def start(script: Path, cwd: Path, run_id: str, *args: str, **env: str) -> subprocess.Popen:
+    """The script (with ``args``) as a training job ``run_id`` in ``cwd`` (heartbeat at every
+    step)."""
     environment = {**os.environ, "RGT_RUN_ID": run_id, "RGT_HEARTBEAT_SECONDS": "0",
                    "PYTHONUNBUFFERED": "1", "HF_HUB_OFFLINE": "1", **env}
-    return subprocess.Popen([sys.executable, str(script)], cwd=cwd, env=environment,
+    return subprocess.Popen([sys.executable, str(script), *args], cwd=cwd, env=environment,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
@@ -54,3 +57,14 @@ def wait_for_step(process: subprocess.Popen, cwd: Path, run_id: str, step: int,
         assert process.poll() is None, process.stdout.read()
         assert time.monotonic() < deadline, "the script never reached the step"
         time.sleep(0.005)
+
+
+def kill_at_random_steps(launch, cwd: Path, run_id: str, steps: range, seed: int,
+                         kills: int = 2) -> None:
+    """SIGKILL the script, started anew by ``launch()`` each time, at ``kills`` random steps
+    of ``steps`` (in order)."""
+    for kill_at in sorted(random.Random(seed).sample(steps, kills)):
+        process = launch()
+        wait_for_step(process, cwd, run_id, kill_at)
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)

@@ -29,6 +29,7 @@ from rgt.grid import status_command as grid_status
 from rgt.mirror import command as mirror
 from rgt.plan import command as plan
 from rgt.platforms import command as platforms
+from rgt.project import command as project
 from rgt.pull import command as pull
 from rgt.remote import command as remote
 from rgt.report import command as report
@@ -38,6 +39,7 @@ from rgt.watch import command as watch
 
 # Every verb, in the order `rgt --help` lists them; each module exposes ``register(subparsers)``.
 VERBS = (
+    project,
     train,
     evaluate,
     verify,

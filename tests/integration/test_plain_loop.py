@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import signal
 import subprocess
 import sys
@@ -15,7 +14,7 @@ import pytest
 
 import script_drills
 from conftest import ROOT
-from script_drills import finish, sealed, wait_for_step
+from script_drills import finish, kill_at_random_steps, sealed, wait_for_step
 
 SCRIPT = ROOT / "tests" / "data" / "plain_loop" / "train_mlp.py"
 STEPS = 60
@@ -36,13 +35,8 @@ def reference(tmp_path_factory) -> tuple[str, str]:
 
 
 def test_sigkill_at_random_steps_then_resume_is_bit_identical(tmp_path, reference):
-    rng = random.Random(4)
-    process = None
-    for kill_at in sorted(rng.sample(range(3, STEPS - 5), 2)):
-        process = start(tmp_path, "k", sleep=0.01)
-        wait_for_step(process, tmp_path, "k", kill_at)
-        process.send_signal(signal.SIGKILL)
-        process.wait(timeout=30)
+    kill_at_random_steps(lambda: start(tmp_path, "k", sleep=0.01), tmp_path, "k",
+                         range(3, STEPS - 5), seed=4)
     code, output = finish(start(tmp_path, "k"))
     assert code == 0, output
     assert "resumed k from step-" in output

@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from rgt.platforms.facts import BUNDLED_ROOT as PLATFORMS
-from rgt.platforms.facts import load_platform
+from rgt.platforms.facts import load_platform, shipped_platforms
 from rgt.platforms.host_audit import (
     AuditError,
     BudgetPlan,
@@ -255,7 +254,8 @@ def test_budget_applies_a_platform_inode_cap_that_df_does_not_show():
     disk = Filesystem("nfs", "/root/autodl-fs", 10**12, 0, 10**12, True)
     plan = BudgetPlan(checkpoint_bytes=1, keep=2, runs=1, files_per_run=60_000)
     assert disk_budget(plan, disk, inodes).fits
-    cap = inode_cap_for(load_platform("autodl", PLATFORMS), "/root/autodl-fs/rgt", disk.mount)
+    autodl = load_platform("autodl", shipped_platforms())
+    cap = inode_cap_for(autodl, "/root/autodl-fs/rgt", disk.mount)
     verdict = disk_budget(plan, disk, inodes, cap)
     assert not verdict.fits and verdict.usable_inodes == 45_000
     assert "(AutoDL's inode cap of 200,000 on /root/autodl-fs, 150,000 in use)" in (
@@ -268,10 +268,10 @@ AUTODL_DISKS = ("/root/autodl-fs/rgt", "/root/autodl-fs"), ("/root/autodl-fs/rgt
 
 @pytest.mark.parametrize(("root", "mount"), AUTODL_DISKS)
 def test_the_inode_cap_applies_to_the_mount_the_platform_file_names_only(root, mount):
-    autodl = load_platform("autodl", PLATFORMS)
+    autodl = load_platform("autodl", shipped_platforms())
     cap = inode_cap_for(autodl, root, mount)
     assert (cap is not None) is root.startswith("/root/autodl-fs")
-    assert inode_cap_for(load_platform("ssh", PLATFORMS), root, mount) is None
+    assert inode_cap_for(load_platform("ssh", shipped_platforms()), root, mount) is None
 
 
 def test_the_cap_does_not_refuse_a_plan_on_root_with_many_inodes_in_use():
@@ -279,7 +279,7 @@ def test_the_cap_does_not_refuse_a_plan_on_root_with_many_inodes_in_use():
     root_fs = Filesystem("overlay", "/", 16_777_216, 563_279, 16_213_937, True)
     disk = Filesystem("overlay", "/", 10**11, 0, 10**11, True)
     plan = BudgetPlan(checkpoint_bytes=1, keep=2, runs=4, files_per_run=24)
-    cap = inode_cap_for(load_platform("autodl", PLATFORMS), "/root/rgt", "/")
+    cap = inode_cap_for(load_platform("autodl", shipped_platforms()), "/root/rgt", "/")
     assert cap is None and disk_budget(plan, disk, root_fs, cap).fits
 
 

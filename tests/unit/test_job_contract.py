@@ -19,7 +19,7 @@ from rgt.config import load_config
 from rgt.data import Dataset, checked_dataset
 from rgt.deliver.registry import figure_specs
 from rgt.plan.runplan import plan_runs
-from rgt.train.job import check_sealed_run, job_argv
+from rgt.train.job import check_sealed_run, job_argv, job_environment
 
 JOB = {"command": "python train.py --dropout {params.dropout} --seed {seed}",
        "sources": ["train.py", "mylab"], "data": ["data/*.txt"],
@@ -81,8 +81,21 @@ def test_the_job_sees_its_params_seed_and_places(job_project):
     assert argv == [sys.executable, "train.py", "--dropout", "0.0", "--seed", "1"]
 
 
+def test_the_scripts_own_files_get_a_directory_of_each_run(job_project):
+    config = job_config(command="python train.py --seed {seed} --out_dir {out_dir}")
+    first, second, *_ = plan_runs(load_config(config))
+    for spec in (first, second):
+        state = Path("checkpoints") / spec.run_id
+        assert job_argv(spec, Path("runs") / spec.run_id, state)[-1] == f"{state}/out"
+        env = job_environment(spec, Path("runs") / spec.run_id, state, None, 0)
+        assert env["RGT_OUT_DIR"] == str((state / "out").resolve())
+        assert (state / "out").is_dir()
+    assert first.run_id != second.run_id  # two seeds, two directories: no shared ckpt.pt
+
+
 @pytest.mark.parametrize(("job", "words"), [
     ({"command": "python train.py --lr {params.lr}"}, ["params.lr", "job.params has dropout"]),
+    ({"command": "python train.py --out {outdir}"}, ["{outdir}", "{out_dir}"]),
     ({"sources": ["nope.py"]}, ["job.sources", "'nope.py' names no file"]),
     ({"data": ["data/*.csv"]}, ["job.data", "names no file"]),
 ])

@@ -23,7 +23,7 @@ LAYERS = {
     "domain": ("config", "data", "models", "plan", "train", "adapters", "evaluate", "verify",
                "deliver", "evidence", "report"),
     "operations": ("hosts", "platforms", "cluster", "remote", "mirror", "pull", "pool",
-                   "controller", "watch", "grid", "down", "doctor"),
+                   "controller", "watch", "grid", "down", "doctor", "project"),
     "entry points": ("cli", "__main__", EXECUTOR),
 }
 ORDER = [area for areas in LAYERS.values() for area in areas]

@@ -266,3 +266,36 @@ def test_hosts_reached_at_once_from_a_pools_threads_are_all_remembered(tmp_path)
     assert json.loads((tmp_path / SEEN_FILE).read_text()) == dict.fromkeys(hosts, "ssh")
     assert not any(line.startswith("first use") for line in
                    first_use_warnings(tmp_path, "ssh", "box-7"))
+
+
+# --- facts ship with the package; a project's file overrides one ----------------------------
+
+def test_outside_the_repository_every_shipped_platform_is_listed(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)  # a project of the user's own: no config/platforms/
+    assert run_verb(["platforms", "--today", "2026-12-01"]) == 0
+    listed = capsys.readouterr().out
+    assert all(f"{name}: " in listed for name in SHIPPED), listed
+    assert run_verb(["platforms", "check"]) == 0
+    assert tuple(load_all()) == SHIPPED and load_platform("ssh")["name"] == "ssh"
+
+
+def test_a_project_file_overrides_the_shipped_one_of_its_name_only(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "config" / "platforms").mkdir(parents=True)
+    write_platform(tmp_path / "config" / "platforms",
+                   _set(shipped("ssh"), "display_name", "Our lab server"))
+    write_platform(tmp_path / "config" / "platforms", {**shipped("ssh"), "name": "labbox"})
+    assert load_platform("ssh")["display_name"] == "Our lab server"
+    assert load_platform("autodl") == shipped("autodl")  # still the shipped facts
+    assert known_platforms() == sorted([*SHIPPED, "labbox"])
+
+
+def test_an_unknown_platform_points_at_a_shipped_file_to_start_from(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigError) as caught:
+        load_platform("azure")
+    assert "autodl, china, lambda, paperspace, runpod, ssh, vastai" in caught.value.message
+    start_from = caught.value.fix.rsplit("a copy of ", 1)[1].rstrip(")")
+    assert "config/platforms/azure.yaml" in caught.value.fix
+    assert Path(start_from).is_file() and Path(start_from).resolve() != \
+        (tmp_path / "config" / "platforms" / "ssh.yaml").resolve()

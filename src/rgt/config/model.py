@@ -43,6 +43,7 @@ Identifier = described_text(
     r"[A-Za-z][A-Za-z0-9_]*", "a name made of letters, digits and underscores, starting with a "
                               "letter")
 MetricName = described_text(r"[A-Za-z0-9_.-]+", "a metric name (letters, digits, _ . -)")
+SplitName = described_text(r"[A-Za-z][A-Za-z0-9_-]*", "a split name (val, dev, ...)")
 DatasetName = described_text(r"[a-z][a-z0-9_]*|[A-Za-z_][\w.]*:[A-Za-z_]\w*",
                              'a built-in dataset name or "package.module:function"')
 ModelName = described_text(r"[a-z][a-z0-9_]*|[A-Za-z_][\w.]*:[A-Za-z_]\w*",
@@ -156,11 +157,23 @@ class SelectionSettings(Section):
     split: Literal["val"]  # selection may only read the validation split
 
 
+REPORT_SPLIT = "test"  # where a metric is reported unless its declaration names another split
+
+
 class MetricDeclaration(Section):
-    """A metric your own training job reports: which way is better."""
+    """A metric your own training job reports: which way is better, and on which split."""
 
     direction: Literal["higher", "lower"]
+    # Left out, it stays out of the run identity (the runs planned before the key existed).
+    split: SplitName | None = Field(default=None, exclude_if=leave_out_when_unset, description=(
+        "the split run.finish reports it on, for a project with no test split (val); default "
+        "test. Verify and delivery disclose a number on any other split as such"))
     description: str | None = Field(default=None, exclude_if=leave_out_when_unset)
+
+    @property
+    def report_split(self) -> str:
+        """The split the metric's delivered number is on."""
+        return self.split or REPORT_SPLIT
 
 
 Metrics = frozen_map(dict[MetricName, MetricDeclaration], min_length=1)
@@ -178,7 +191,8 @@ class JobSettings(Section):
 
     command: Annotated[str, Field(
         min_length=1, description="the command, run from the project root; {params.NAME}, "
-                                  "{seed}, {run_id}, {run_dir} and {checkpoint_dir} are "
+                                  "{seed}, {run_id}, {run_dir}, {checkpoint_dir} and {out_dir} "
+                                  "(a directory of the run's own for the script's files) are "
                                   "filled in")]
     sources: PathList = Field(default_factory=tuple, description=(
         "files, directories or globs of the code that decides the result (hashed into the run "

@@ -149,9 +149,11 @@ def summarize(cell: dict) -> dict:
 
 
 def build_aggregate(runs_dir: str | Path, only: Collection[str] | None = None,
-                    curves: dict[str, FigureSpec] | None = None) -> dict:
+                    curves: dict[str, FigureSpec] | None = None,
+                    report_splits: dict[str, str] | None = None) -> dict:
     """The ``rgt/aggregate/v1`` document for ``runs_dir`` (see docs/contracts.md), with the
-    logged scalars of ``curves`` (figure id -> spec) when there are any."""
+    logged scalars of ``curves`` (figure id -> spec) when there are any, and the metrics
+    declared on a split other than test (``report_splits``: metric -> split) when any is."""
     results, skipped = collect_results(runs_dir, only)
     if not results:
         raise DeliveryError(
@@ -175,6 +177,8 @@ def build_aggregate(runs_dir: str | Path, only: Collection[str] | None = None,
     }
     if curves:
         document["histories"] = build_histories(results, curves)
+    if report_splits:
+        document["report_splits"] = dict(sorted(report_splits.items()))
     return document
 
 
@@ -192,8 +196,9 @@ def run_identities(results_paths) -> dict[str, dict]:
 
 
 def write_aggregate(runs_dir: str | Path, out: str | Path, only: Collection[str] | None = None,
-                    curves: dict[str, FigureSpec] | None = None) -> dict:
+                    curves: dict[str, FigureSpec] | None = None,
+                    report_splits: dict[str, str] | None = None) -> dict:
     """Build the aggregate of ``runs_dir`` and write it atomically to ``out``."""
-    aggregate = build_aggregate(runs_dir, only, curves)
+    aggregate = build_aggregate(runs_dir, only, curves, report_splits)
     write_json(out, aggregate)
     return aggregate

@@ -97,9 +97,12 @@ def _spec(args: argparse.Namespace) -> FigureSpec:
 
 def run_aggregate(args: argparse.Namespace) -> int:
     """Handler of ``rgt aggregate``."""
-    from rgt.deliver.registry import curve_specs  # lazy (--help): loads the config models
+    # lazy (--help imports every verb): loads the config models
+    from rgt.deliver.registry import curve_specs, report_splits
 
-    aggregate = write_aggregate(args.runs, args.out, args.only, curve_specs(_config(args)))
+    config = _config(args)
+    aggregate = write_aggregate(args.runs, args.out, args.only, curve_specs(config),
+                                report_splits(config))
     cells = sum(
         len(cells) for variants in aggregate["experiments"].values() for cells in variants.values()
     )

@@ -1,9 +1,10 @@
 """The figures DELIVER builds, declared in the config's ``figures:`` section.
 
 Without one, the built-in trainer's config delivers its test accuracy and a training job's
-config the test split of each metric it declares. A bar naming a metric the runs do not
-report is refused when the plan is made, naming the metrics that exist; a curve's metric is a
-scalar the runs log while training, checked when the runs are aggregated (rgt.deliver.histories).
+config each metric it declares on its split (``test``, unless ``job.metrics`` names another).
+A bar naming a metric the runs do not report is refused when the plan is made, naming the
+metrics that exist; a curve's metric is a scalar the runs log while training, checked when the
+runs are aggregated (rgt.deliver.histories).
 """
 
 from __future__ import annotations
@@ -47,12 +48,20 @@ def reported_metrics(config: Config) -> set[str]:
     return set(job.metrics) if job is not None else set(BUILT_IN_METRICS)
 
 
+def report_splits(config: Config | None) -> dict[str, str]:
+    """The metrics a training job declares on a split other than ``test``, with that split."""
+    job = config.defaults.job if config else None
+    return {metric: declared.split for metric, declared in (job.metrics if job else {}).items()
+            if declared.split}
+
+
 def _default_figures(config: Config) -> dict[str, FigureDeclaration]:
     job = config.defaults.job
     if job is None:
         return BUILT_IN_FIGURES
-    return {f"test_{metric.lower().replace('-', '_').replace('.', '_')}":
-            FigureDeclaration(metric=metric, split="test") for metric in job.metrics}
+    return {f"{declared.report_split}_{metric.lower().replace('-', '_').replace('.', '_')}":
+            FigureDeclaration(metric=metric, split=declared.report_split)
+            for metric, declared in job.metrics.items()}
 
 
 def _spec(fig_id: str, figure: FigureDeclaration) -> FigureSpec:

@@ -20,6 +20,8 @@ from rgt.deliver.spec import FigureSpec
 COLUMNS = ("exp_id", "variant", "seed", "run_id", "metric", "split", "value", "n", "direction")
 TYPES = {"exp_id": str, "variant": str, "seed": int, "run_id": str, "metric": str,
          "split": str, "value": float, "n": int, "direction": str, "step": int}
+# A plain loop's run.finish may leave a metric's sample count out (an empty cell).
+OPTIONAL = ("n",)
 # A curve's rows, long format: one per (run, logged step) of one experiment's scalar.
 CURVE_COLUMNS = ("variant", "seed", "run_id", "step", "value")
 KIND_COLUMNS = {"bar": COLUMNS, "curve": CURVE_COLUMNS}
@@ -104,13 +106,18 @@ def read_source_data(path: str | Path, kind: str = "bar") -> list[dict]:
     path, columns = Path(path), KIND_COLUMNS[kind]
     if not path.is_file():
         raise DeliveryError(f"{path}: no such file", fix="create it with `rgt source-data`")
-    types = {name: TYPES[name] for name in columns}
-    table = pd.read_csv(path, dtype=types, keep_default_na=False)
+    types = {name: TYPES[name] for name in columns if name not in OPTIONAL}
+    converters = {name: _optional_int for name in columns if name in OPTIONAL}
+    table = pd.read_csv(path, dtype=types, converters=converters, keep_default_na=False)
     if tuple(table.columns) != columns:
         raise DeliveryError(f"{path}: columns are {list(table.columns)}, expected {columns}",
                             fix="regenerate it with `rgt source-data`")
     return [{name: _plain(value) for name, value in row.items()}
             for row in table.to_dict("records")]
+
+
+def _optional_int(text: str) -> int | None:
+    return int(text) if text else None
 
 
 def _plain(value):

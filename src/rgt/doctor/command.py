@@ -19,6 +19,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "finding names its catalogue entry (docs/doctor.md).")
     parser.add_argument("path", nargs="?", help="a Python file or a directory of training code")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--torch", metavar="VERSION",
+                        help="with PATH: the torch the code runs with, for its version-dependent "
+                             "defaults (default: the one installed here)")
     parser.add_argument("--log", action="append", metavar="FILE",
                         help="a run's log (train.log, job.log, or your own); repeatable")
     parser.add_argument("--exit-code", type=int, help="with --log: the exit code the run had")
@@ -48,9 +51,9 @@ def run_doctor(args: argparse.Namespace) -> int:
 
 def _static(args: argparse.Namespace) -> int:
     # lazy (--help imports every verb): loads yaml
-    from rgt.doctor.static import check_path, has_errors
+    from rgt.doctor.static import check_path, has_errors, torch_version
 
-    findings = check_path(Path(args.path))
+    findings = check_path(Path(args.path), torch_version(args.torch))
     if args.json:
         print(json.dumps([finding.to_json() for finding in findings], indent=2))
     else:

@@ -91,14 +91,20 @@ def variant_claim(exp_id: str, variant: str, cell: dict, context: dict) -> dict:
     }
 
 
+def claim_split(aggregate: dict, metric: str) -> str:
+    """The split a metric's claims are on: ``test``, or the one its declaration names (the
+    aggregate's ``report_splits``; verify's ``report-split`` finding discloses it)."""
+    return (aggregate.get("report_splits") or {}).get(metric, CLAIM_SPLIT)
+
+
 def variant_claims(aggregate: dict, context: dict) -> list[dict]:
-    """One claim per experiment, variant and metric on the test split."""
+    """One claim per experiment, variant and metric on its split (``claim_split``)."""
     return [
         variant_claim(exp_id, variant, cell, context)
         for exp_id, variants in aggregate["experiments"].items()
         for variant, cells in variants.items()
         for cell in cells.values()
-        if cell["split"] == CLAIM_SPLIT
+        if cell["split"] == claim_split(aggregate, cell["metric"])
     ]
 
 

@@ -4,6 +4,8 @@
 danger clocks, flagging (⚠) a money fact verified more than six months ago;
 ``rgt platforms --markdown`` prints the table kept in profiles/README.md;
 ``rgt platforms check`` validates every platform file and exits non-zero naming file, key and fix.
+The facts are the ones rgt ships, each overridden by a project file of the same name
+(``config/platforms/<name>.yaml``); ``--root DIR`` reads that directory alone.
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``platforms`` verb and its ``check`` action."""
     parser = subparsers.add_parser(
         "platforms", help="rented-GPU platforms: meter-stop verb, what a stop bills, danger clocks")
-    parser.add_argument("--root", default="config/platforms",
-                        help="directory of platform files (default: config/platforms)")
+    parser.add_argument("--root", default=None,
+                        help="read only this directory of platform files (default: the "
+                             "project's config/platforms/ over the files rgt ships)")
     parser.add_argument("--today", type=_day, default=None,
                         help="judge fact staleness as of YYYY-MM-DD (default: today)")
     parser.add_argument("--markdown", action="store_true",
@@ -45,7 +48,7 @@ def _day(text: str) -> date:
 
 def run_list(args: argparse.Namespace) -> int:
     """Handler of ``rgt platforms``."""
-    platforms = _load(Path(args.root))
+    platforms = _load(args.root)
     if args.markdown:
         print(danger_table(platforms))
         return 0
@@ -60,26 +63,32 @@ def run_check(args: argparse.Namespace) -> int:
     # lazy (--help imports every verb): loads jsonschema, yaml
     from rgt.platforms.facts import check_all, known_platforms
 
-    root = Path(args.root)
+    root = _root(args.root)
     names = known_platforms(root)
     problems = check_all(root)
     for problem in problems:
         print(f"error: {problem.message}\n  fix: {problem.fix}", file=sys.stderr)
     if not names:
-        print(f"error: {root} holds no platform files\n  fix: pass --root config/platforms",
-              file=sys.stderr)
+        print(f"error: {root} holds no platform files\n  fix: {NO_FILES_FIX}", file=sys.stderr)
         return 2
     print(f"{len(names) - len(problems)} of {len(names)} platform files valid", file=sys.stderr)
     return 2 if problems else 0
 
 
-def _load(root: Path) -> dict[str, dict]:
+NO_FILES_FIX = "pass --root with a directory of <name>.yaml platform files, or leave --root out"
+
+
+def _root(root: str | None) -> Path | None:
+    return None if root is None else Path(root)
+
+
+def _load(root: str | None) -> dict[str, dict]:
     # lazy (--help imports every verb): loads jsonschema, yaml
     from rgt.platforms.facts import load_all
 
-    platforms = load_all(root)
+    platforms = load_all(_root(root))
     if not platforms:
-        raise ConfigError(f"{root} holds no platform files", "pass --root config/platforms")
+        raise ConfigError(f"{root} holds no platform files", NO_FILES_FIX)
     return platforms
 
 
@@ -100,7 +109,8 @@ def describe_platform(platform: dict, today: date) -> str:
         paths = ", ".join(path for path in stale if _lookup(platform, path) == stamp)
         lines.append(f"  ⚠ verified {stamp}, over {STALE_AFTER_MONTHS} months ago: {paths}; "
                      f"re-check with the provider, then update "
-                     f"config/platforms/{platform['name']}.yaml")
+                     f"config/platforms/{platform['name']}.yaml (a project's file overrides "
+                     f"the one rgt ships)")
     return "\n".join(lines)
 
 

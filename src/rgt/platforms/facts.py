@@ -1,14 +1,20 @@
-"""Platform facts as data: load and validate ``config/platforms/<name>.yaml``, judge staleness.
+"""Platform facts as data: load and validate ``<name>.yaml``, judge staleness.
 
 A platform file says where a rented host keeps data that survives a stop, which verb stops the
 meter and what it destroys, what a "stop" still bills, and which clocks run against the user.
 Each money-affecting fact carries ``verified: YYYY-MM``; a fact older than six months is flagged,
 never silently trusted.
+
+The facts ship with the package (``rgt.base.shipped``: the repository's ``config/platforms/``,
+in a wheel ``rgt/workflow/config/platforms/``), so every verb works in any project; a project's
+own ``config/platforms/<name>.yaml`` overrides the shipped file of that name (a platform of its
+own, or a fact it re-checked).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
@@ -19,14 +25,42 @@ from jsonschema import Draft202012Validator
 
 from rgt.base.errors import ConfigError
 from rgt.base.schema_messages import describe, dotted
+from rgt.base.shipped import shipped
 from rgt.base.yaml_files import read_yaml
 
 SCHEMA_PATH = Path(__file__).with_name("schema.yaml")
-DEFAULT_ROOT = Path("config/platforms")
-# The facts shipped with rgt, for a project of the user's own that keeps none.
-BUNDLED_ROOT = Path(__file__).resolve().parents[3] / "config" / "platforms"
+PROJECT_ROOT = Path("config/platforms")  # a project's own files, relative to the project
 EXAMPLE = "config/platforms/ssh.yaml"
 NAME = re.compile(r"[a-z][a-z0-9_]*")  # also keeps a name from reaching outside root
+# Where to look: one directory, or several searched in order (the first file of a name wins).
+Roots = Path | str | Sequence[Path]
+
+
+def shipped_platforms() -> Path:
+    """The directory of the platform files rgt ships."""
+    return shipped("config", "platforms")
+
+
+def project_platforms(project: Path | str = ".") -> tuple[Path, ...]:
+    """Where a project's platforms come from: its own ``config/platforms/`` first (a file
+    there overrides the shipped one of that name), then the files rgt ships."""
+    return Path(project) / PROJECT_ROOT, shipped_platforms()
+
+
+def _roots(root: Roots | None) -> tuple[Path, ...]:
+    if root is None:
+        return project_platforms()
+    if isinstance(root, str | Path):
+        return (Path(root),)
+    return tuple(Path(directory) for directory in root)
+
+
+def platform_file(name: str, root: Roots | None = None) -> Path | None:
+    """The file that describes platform ``name`` (the first of the roots that has one)."""
+    if not NAME.fullmatch(name):
+        return None
+    return next((path for directory in _roots(root)
+                 if (path := directory / f"{name}.yaml").is_file()), None)
 
 
 @lru_cache(maxsize=1)
@@ -35,42 +69,43 @@ def schema() -> dict:
     return yaml.safe_load(SCHEMA_PATH.read_text())
 
 
-def project_platforms(project: Path) -> Path:
-    """The platform files of ``project`` (``config/platforms``), else the ones rgt ships."""
-    root = Path(project) / DEFAULT_ROOT
-    return root if root.is_dir() else BUNDLED_ROOT
+def known_platforms(root: Roots | None = None) -> list[str]:
+    """Names of the platform files under the roots (default: the project's and the shipped
+    ones), sorted."""
+    return sorted({path.stem for directory in _roots(root) for path in directory.glob("*.yaml")
+                   if NAME.fullmatch(path.stem)})
 
 
-def known_platforms(root: Path = DEFAULT_ROOT) -> list[str]:
-    """Names of the platform files under ``root`` (sorted)."""
-    return sorted(path.stem for path in Path(root).glob("*.yaml"))
-
-
-def load_platform(name: str, root: Path = DEFAULT_ROOT) -> dict:
+def load_platform(name: str, root: Roots | None = None) -> dict:
     """Read and validate one platform's facts.
 
     Args:
         name: the platform name, e.g. ``autodl`` (the file ``<root>/<name>.yaml``).
-        root: the directory of platform files.
+        root: a directory of platform files, or several searched in order; default: the
+            project's ``config/platforms/``, then the files rgt ships.
 
     Raises:
         ConfigError: the platform is unknown (listing the known ones) or its file is invalid
             (naming the file, the key, the value and the fix).
     """
-    path = Path(root) / f"{name}.yaml"
-    if not NAME.fullmatch(name) or not path.is_file():
-        known = ", ".join(known_platforms(root)) or f"none: {root} holds no *.yaml"
+    path = platform_file(name, root)
+    if path is None:
+        roots = _roots(root)
+        known = ", ".join(known_platforms(roots)) or \
+            f"none: {' and '.join(map(str, roots))} hold no *.yaml"
+        own = roots[0] / (f"{name}.yaml" if NAME.fullmatch(name) else "NAME.yaml")
         raise ConfigError(f"unknown platform {name!r} (known: {known})",
-                          f"use one of the known platforms, or add {path} (copy {EXAMPLE})")
+                          f"use one of the known platforms, or describe yours in {own} (start "
+                          f"from a copy of {shipped_platforms() / 'ssh.yaml'})")
     return validate_platform(read_yaml(path), path)
 
 
-def load_all(root: Path = DEFAULT_ROOT) -> dict[str, dict]:
-    """Every platform under ``root``, validated, by name; the first invalid file raises."""
+def load_all(root: Roots | None = None) -> dict[str, dict]:
+    """Every platform under the roots, validated, by name; the first invalid file raises."""
     return {name: load_platform(name, root) for name in known_platforms(root)}
 
 
-def check_all(root: Path = DEFAULT_ROOT) -> list[ConfigError]:
+def check_all(root: Roots | None = None) -> list[ConfigError]:
     """Validate every platform file and return all the problems (empty when all are valid)."""
     problems = []
     for name in known_platforms(root):

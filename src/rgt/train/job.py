@@ -5,7 +5,8 @@ The command gets the environment of the training-job contract (``RGT_RUN_ID``, `
 resolved config) and writes its run with the plain-loop API or an adapter. This wrapper
 forwards SIGTERM/SIGUSR1 to it, keeps its output in ``<checkpoint dir>/job.log`` as well as on
 stdout, and afterwards checks the sealed run against the contract: finished, and every
-declared metric reported with its declared direction on the test split.
+declared metric reported with its declared direction on its split (``test`` unless
+declared otherwise).
 """
 
 from __future__ import annotations
@@ -28,8 +29,10 @@ from rgt.plan.runplan import RunSpec
 from rgt.train.preemption import EXIT_PREEMPTED, SIGNALS
 from rgt.train.sealing import is_sealed
 
-HEADLINE_SPLIT = "test"
 LOG_NAME = "job.log"
+# The script's own files ({out_dir}, RGT_OUT_DIR): per run, beside its checkpoints, never sealed
+# (the plain-loop API's default for a run by hand is the same: rgt.train.plain_loop.OUT_DIR).
+OUT_DIR = "out"
 
 
 class JobFailed(RgtError):
@@ -66,13 +69,14 @@ def job_argv(spec: RunSpec, run_dir: Path, state_dir: Path) -> list[str]:
     """The command with its placeholders filled in, split like a shell would (no shell runs)."""
     job = spec.settings.job
     values = {"params": _Params(job.params), "seed": spec.seed, "run_id": spec.run_id,
-              "run_dir": str(run_dir), "checkpoint_dir": str(state_dir)}
+              "run_dir": str(run_dir), "checkpoint_dir": str(state_dir),
+              "out_dir": str(state_dir / OUT_DIR)}
     try:
         text = job.command.format(**values)
     except (KeyError, AttributeError, IndexError, ValueError) as error:
         raise ConfigError(f"job.command {job.command!r}: cannot fill in {error}",
                           "use {params.NAME} for a key of job.params, or {seed}, {run_id}, "
-                          "{run_dir}, {checkpoint_dir}") from None
+                          "{run_dir}, {checkpoint_dir}, {out_dir}") from None
     return [sys.executable if word == "python" else word for word in shlex.split(text)]
 
 
@@ -102,7 +106,8 @@ def job_environment(spec: RunSpec, run_dir: Path, state_dir: Path, host_audit: d
            "RGT_CHECKPOINT_KEEP": str(checkpoint.keep),
            "RGT_MTBF_HOURS": str(checkpoint.mtbf_hours),
            "RGT_HEARTBEAT_SECONDS": str(checkpoint.heartbeat_seconds),
-           "PYTHONUNBUFFERED": "1"}
+           "RGT_OUT_DIR": str((state_dir / OUT_DIR).resolve()), "PYTHONUNBUFFERED": "1"}
+    (state_dir / OUT_DIR).mkdir(exist_ok=True)
     if checkpoint.every_steps:
         env["RGT_EVERY_STEPS"] = str(checkpoint.every_steps)
     if smoke_steps:
@@ -154,12 +159,14 @@ def check_sealed_run(spec: RunSpec, run_dir: Path) -> None:
     entries = (read_json(run_dir / "results.json") or {}).get("metrics") or []
     reported = {(e.get("name"), e.get("split")): e.get("direction") for e in entries}
     for name, declared in spec.settings.job.metrics.items():
-        direction = reported.get((name, HEADLINE_SPLIT))
+        split = declared.report_split
+        direction = reported.get((name, split))
         if direction is None:
             raise DataError(f"run {spec.run_id}: results.json has no {name!r} on the "
-                            f"{HEADLINE_SPLIT!r} split, which job.metrics declares",
+                            f"{split!r} split, which job.metrics declares",
                             f"report it: run.finish({{{name!r}: {{'value': v, 'split': "
-                            f"'test', 'direction': {declared.direction!r}}}}})")
+                            f"{split!r}, 'direction': {declared.direction!r}}}}}); a project "
+                            f"with no test split declares job.metrics.{name}.split: val")
         if direction != declared.direction:
             raise DataError(f"run {spec.run_id}: {name!r} is reported with direction "
                             f"{direction!r} but declared {declared.direction!r}",

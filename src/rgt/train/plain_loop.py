@@ -15,6 +15,11 @@
         run.finish({"perplexity": {"value": ppl, "split": "test", "direction": "lower",
                                    "n": tokens}}, per_sample={"test": {"nll": nll}})
 
+A training loop at a script's module level (most research scripts) needs no ``with`` block and
+no re-indentation: ``run = rgt.start()`` before the loop, ``run.finish(...)`` after it, with the
+same guarantees (``start``). ``resume(model=model, optimizer=optimizer)`` and
+``save(step, model=model, optimizer=optimizer)`` carry objects with a ``state_dict`` by name.
+
 ``run.save`` after a preemption signal exits with 75 once the checkpoint is durable; rerunning
 the same command resumes. Where things go comes from the environment rgt sets for a training
 job (``RGT_RUN_ID``, ``RGT_RUN_DIR``, ``RGT_CHECKPOINT_DIR``), so the same script runs unchanged
@@ -23,6 +28,7 @@ locally, on a rented host, under Slurm and on Kubernetes; outside rgt, pass ``ru
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import sys
@@ -46,7 +52,10 @@ ENV_RUN_ID, ENV_RUN_DIR, ENV_CHECKPOINT_DIR = "RGT_RUN_ID", "RGT_RUN_DIR", "RGT_
 ENV_TOTAL_STEPS, ENV_SMOKE_STEPS = "RGT_TOTAL_STEPS", "RGT_SMOKE_STEPS"
 ENV_HEARTBEAT = "RGT_HEARTBEAT_SECONDS"
 ENV_KEEP, ENV_MTBF, ENV_EVERY = "RGT_CHECKPOINT_KEEP", "RGT_MTBF_HOURS", "RGT_EVERY_STEPS"
+ENV_OUT_DIR = "RGT_OUT_DIR"
+OUT_DIR = "out"  # the script's own files, inside the run's checkpoint directory
 SMOKE_RECORD = "smoke.json"
+_started: PlainRun | None = None  # the run ``start()`` opened in this process
 
 
 class SmokeDone(SystemExit):
@@ -84,6 +93,29 @@ def run(run_id: str | None = None, *, run_dir: str | Path | None = None,
     return PlainRun(run_id, *places, total, cadence, keep, heartbeat)
 
 
+def start(run_id: str | None = None, **options) -> PlainRun:
+    """``run(...)`` opened without a ``with`` block, for a loop at a script's module level::
+
+        run = rgt.start(total_steps=max_iters)
+        state = run.resume(model=model, optimizer=optimizer)
+        ...                                   # the loop, as it was, with log/checkpoint_due/save
+        run.finish({"loss": {"value": loss, "split": "val", "direction": "lower"}})
+
+    The same guarantees as the ``with`` form: one writer, SIGTERM/SIGUSR1 checkpoint and exit
+    75, the status recorded however the script ends (finished, preempted, failed with the
+    uncaught error, or ended without ``finish``), the signal handlers and the writer lock
+    released at ``finish`` or when the interpreter exits. One per process.
+    """
+    global _started
+    if _started is not None and not _started.closed:
+        raise CheckpointError(f"rgt.start() was already called in this process (run "
+                              f"{_started.run_id})", "call rgt.start() once, before the loop, "
+                                                     "and keep the run it returns")
+    _started = run(run_id, **options).__enter__()
+    atexit.register(_started.close_at_exit)
+    return _started
+
+
 def report_rgt_errors_without_traceback() -> None:
     """An ``RgtError`` escaping the user's script (a second writer, a bad metric) is printed as
     a message and a fix, as the CLI does (the script still exits 1); any other error keeps its
@@ -93,6 +125,8 @@ def report_rgt_errors_without_traceback() -> None:
     previous = sys.excepthook
 
     def hook(kind, error, traceback):
+        if _started is not None:  # recorded in its status when the interpreter exits
+            _started.uncaught = error
         if isinstance(error, RgtError):
             print(f"error: {error.message}", file=sys.stderr)
             if error.fix:
@@ -132,6 +166,9 @@ class PlainRun:
         self.status: RunStatus | None = None
         self.flag = None
         self.logger: logging.Logger | None = None
+        self.uncaught: BaseException | None = None  # seen by the excepthook (``start`` form)
+        self._raised: BaseException | None = None  # the exit rgt itself raised (75, smoke)
+        self.closed = False
 
     def __enter__(self) -> PlainRun:
         self.checkpoint_dir.mkdir(parents=True, exist_ok=True)
@@ -147,7 +184,25 @@ class PlainRun:
             self._record_exit(kind, error)
         finally:
             self._stack.close()
+            self.closed = True
         return False
+
+    def close_at_exit(self) -> None:
+        """The end of a ``start()``-ed run when the interpreter exits without ``finish``:
+        record how it ended (the uncaught error, or rgt's own exit), release everything."""
+        if self.closed:
+            return
+        error = self.uncaught or self._raised
+        self.__exit__(type(error) if error else None, error, None)
+
+    @property
+    def out_dir(self) -> Path:
+        """A directory of this run for the script's own files (its own ``ckpt.pt``, samples):
+        ``RGT_OUT_DIR`` in a training job (``{out_dir}`` in ``job.command``), else
+        ``<checkpoint dir>/out``. Never part of the sealed run; two runs never share it."""
+        path = Path(os.environ.get(ENV_OUT_DIR) or self.checkpoint_dir / OUT_DIR)
+        path.mkdir(parents=True, exist_ok=True)
+        return path
 
     def _record_exit(self, kind, error) -> None:
         if kind is None and not self.finished:
@@ -164,9 +219,12 @@ class PlainRun:
         """Whether SIGTERM or SIGUSR1 arrived (checkpoint now; ``save`` then exits 75)."""
         return bool(self.flag)
 
-    def resume(self) -> dict | None:
+    def resume(self, **objects) -> dict | None:
         """The state of the newest complete checkpoint (RNG restored), or None on a first
-        launch. Corrupt or torn checkpoints are skipped with a warning, never deleted."""
+        launch. Corrupt or torn checkpoints are skipped with a warning, never deleted.
+
+        Objects given by name (``model=model, optimizer=optimizer``: anything with
+        ``load_state_dict``) get back the state ``save`` stored under that name."""
         with warnings.catch_warnings(record=True) as skipped:
             warnings.simplefilter("always", CheckpointWarning)
             loaded = self.store.load_latest()
@@ -180,6 +238,7 @@ class PlainRun:
         self.step, self.history = int(rgt_state["step"]), list(rgt_state.get("history", []))
         self.cadence.record_save(self.step, float(rgt_state.get("save_seconds", 0.0)))
         self.logger.info("resumed %s from %s (step %d)", self.run_id, info.path.name, self.step)
+        _load_into(state["user"], objects, info.path.name)
         return state["user"]
 
     def log(self, step: int, **scalars: float) -> None:
@@ -208,9 +267,11 @@ class PlainRun:
             return True
         return self.preempted or self.cadence.due(step)
 
-    def save(self, step: int, state: dict) -> None:
-        """Checkpoint ``state`` with the RNG and history atomically; after a preemption signal,
-        exit 75 once it is durable."""
+    def save(self, step: int, state: dict | None = None, **objects) -> None:
+        """Checkpoint ``state`` and the ``state_dict()`` of each object given by name
+        (``model=model, optimizer=optimizer``) with the RNG and history atomically; after a
+        preemption signal, exit 75 once it is durable."""
+        state = {**(state or {}), **{name: obj.state_dict() for name, obj in objects.items()}}
         started = time.perf_counter()
         rgt_state = {"step": step, "rng": capture_rng(), "history": self.history,
                      "save_seconds": self.cadence.save_seconds}
@@ -222,14 +283,16 @@ class PlainRun:
         if self.preempted:
             self.logger.info("received %s: checkpoint of step %d saved; rerun to resume",
                         self.flag.signal_name, step)
-            raise SystemExit(EXIT_PREEMPTED)
+            self._raised = SystemExit(EXIT_PREEMPTED)
+            raise self._raised
 
     def _end_smoke(self, checkpoint_bytes: int | None) -> None:
         """Record what the smoke test saw (losses, one checkpoint's size) and end the script."""
         write_json(self.checkpoint_dir / SMOKE_RECORD, {
             "steps": self.step, "losses": [row.get("loss") for row in self.history],
             "checkpoint_bytes": checkpoint_bytes, "save_seconds": self.cadence.save_seconds})
-        raise SmokeDone()
+        self._raised = SmokeDone()
+        raise self._raised
 
     def finish(self, metrics: dict, per_sample: dict | None = None,
                weights: dict | None = None) -> Path:
@@ -241,4 +304,17 @@ class PlainRun:
                        attempts=self.status.attempts, steps=self.step)
         self.finished = True
         self.status.set("finished", self.step, 0)
+        if self is _started:  # the ``start`` form has no ``with`` block to close it
+            self.__exit__(None, None, None)
         return self.run_dir
+
+
+def _load_into(state: dict, objects: dict, checkpoint: str) -> None:
+    """``obj.load_state_dict(state[name])`` for each named object; a name the checkpoint does
+    not hold is an error naming what it holds."""
+    for name, obj in objects.items():
+        if name not in state:
+            raise CheckpointError(f"run.resume({name}=...): checkpoint {checkpoint} holds no "
+                                  f"{name!r} (it holds {', '.join(map(repr, state)) or 'nothing'})",
+                                  f"save it under that name: run.save(step, {name}={name})")
+        obj.load_state_dict(state[name])

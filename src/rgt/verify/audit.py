@@ -12,6 +12,7 @@ from rgt.verify.experiments import Experiment, build_claim_index, group_experime
 from rgt.verify.findings import ClaimIndex, Finding
 from rgt.verify.leakage import leakage_findings
 from rgt.verify.predictions import load_predictions
+from rgt.verify.report_split import report_split_findings
 from rgt.verify.runs import RunSet, load_runs
 from rgt.verify.settings import Settings
 from rgt.verify.smoke_records import probe_findings
@@ -49,6 +50,7 @@ def audit_runs(runs_dir: str | Path, settings: Settings | None = None,
     experiments, findings = group_experiments(runset.runs)
     claims = build_claim_index(experiments)
     findings += skipped_findings(runset)
+    findings += report_split_findings(experiments, claims)
     for run in runset.runs:
         findings += run_findings(run, load_predictions(run.predictions_path), claims)
     findings += leakage_findings(runset.runs, claims)

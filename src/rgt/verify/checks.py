@@ -124,7 +124,7 @@ def collapsed_views(run: Run, predictions: Predictions) -> dict[str, str]:
     """View -> why, for each view of the run's metrics whose test predictions do no better than
     a constant: top-1 predictions near-constant at the majority rate, or probabilities that give
     the true labels no more than the label frequencies would."""
-    test = predictions.select("test")
+    test = predictions.select(run.predictions_split)
     if len(test) < 2 or test.label is None or predictions.n_classes < 2:
         return {}
     found = {view: COLLAPSE_RULES[view](test, predictions.n_classes)

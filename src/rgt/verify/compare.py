@@ -20,7 +20,7 @@ from functools import cached_property
 
 from rgt.verify import stats
 from rgt.verify.configs import declared_keys, undeclared_differences
-from rgt.verify.experiments import HEADLINE_SPLIT, Experiment
+from rgt.verify.experiments import Experiment
 from rgt.verify.findings import comparison_claim
 from rgt.verify.metric_kinds import format_difference
 from rgt.verify.settings import Settings
@@ -144,8 +144,8 @@ def _draft(experiment: Experiment, candidate: str, metric: str, declared: tuple[
     enough = min(base.n, cand.n) >= 2 and design is not None and min_effect
     power = design.power(min_effect, base.n, cand.n) if enough else None
     return Comparison(experiment.exp_id, experiment.baseline, candidate, declared, metric,
-                      HEADLINE_SPLIT, direction, base, cand, test, design, min_effect,
-                      str(rule), power, confounders, (), settings.multiplicity)
+                      experiment.report_split(metric), direction, base, cand, test, design,
+                      min_effect, str(rule), power, confounders, (), settings.multiplicity)
 
 
 def _test(cand: Summary, base: Summary, sign: int,
@@ -160,8 +160,8 @@ def _test(cand: Summary, base: Summary, sign: int,
 
 
 def _summary(experiment: Experiment, variant: str, metric: str) -> Summary:
-    pairs = [(run.seed, run.metric_value(metric, HEADLINE_SPLIT))
-             for run in experiment.variants[variant]]
+    split = experiment.report_split(metric)
+    pairs = [(run.seed, run.metric_value(metric, split)) for run in experiment.variants[variant]]
     # A non-finite value is left out here (JSON has no NaN); a bug finding names its run.
     kept = [(seed, float(v)) for seed, v in pairs
             if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)]

@@ -80,7 +80,7 @@ def shuffle_nll_p_value(rows: Predictions, seed: int) -> tuple[float, float, flo
 def shuffle_control_findings(run: Run, predictions: Predictions, claims: ClaimIndex,
                              skip_views: Collection[str] = ()) -> list[Finding]:
     """The rules of the module docstring on the run's test outputs, per view of its metrics."""
-    test = predictions.select("test")
+    test = predictions.select(run.predictions_split)
     n_classes = predictions.n_classes
     if len(test) < 2 or test.label is None or n_classes < 2:
         return []

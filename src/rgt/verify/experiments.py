@@ -32,10 +32,17 @@ class Experiment:
         return sorted({str(e.get("name")) for runs in self.variants.values()
                        for run in runs for e in run.metrics()})
 
+    def report_split(self, metric: str) -> str:
+        """The split ``metric`` is compared and delivered on (``test`` unless the runs'
+        ``job.metrics`` declare another)."""
+        runs = [run for runs in self.variants.values() for run in runs]
+        return runs[0].report_split(metric) if runs else HEADLINE_SPLIT
+
     def compared_metrics(self, candidate: str) -> list[str]:
-        """Metrics with a headline-split value on both sides of ``candidate`` vs baseline."""
+        """Metrics with a value on their report split on both sides of ``candidate`` vs
+        baseline."""
         def reported(variant: str, name: str) -> bool:
-            return any(run.metric_value(name, HEADLINE_SPLIT) is not None
+            return any(run.metric_value(name, self.report_split(name)) is not None
                        for run in self.variants[variant])
 
         return [name for name in self.metric_names()
@@ -91,5 +98,5 @@ def build_claim_index(experiments: list[Experiment]) -> ClaimIndex:
         for candidate in experiment.candidates:
             for metric in experiment.compared_metrics(candidate):
                 index.add_comparison(experiment.exp_id, candidate, experiment.baseline, metric,
-                                     HEADLINE_SPLIT)
+                                     experiment.report_split(metric))
     return index

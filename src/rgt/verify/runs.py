@@ -10,6 +10,7 @@ from pathlib import Path
 import yaml
 
 from rgt.base.errors import RunStateError
+from rgt.config.model import REPORT_SPLIT
 from rgt.plan.rundirs import run_directories
 
 # predictions.parquet is optional: without it the per-sample checks are reported as not run.
@@ -53,6 +54,19 @@ class Run:
     def metrics(self) -> list[dict]:
         """The metric entries of ``results.json``."""
         return list(self.results.get("metrics") or [])
+
+    def report_split(self, metric: str) -> str:
+        """The split ``metric`` is delivered on: the one its declaration names
+        (``job.metrics.<metric>.split`` in the run's resolved config), else ``test``."""
+        declared = ((self.config.get("job") or {}).get("metrics") or {}).get(metric) or {}
+        return str(declared.get("split") or REPORT_SPLIT)
+
+    @property
+    def predictions_split(self) -> str:
+        """The split whose per-sample records judge the run as a whole (collapse, the
+        label-shuffled control): the one its metrics are reported on, else ``test``."""
+        splits = {self.report_split(str(entry.get("name"))) for entry in self.metrics()}
+        return splits.pop() if len(splits) == 1 else REPORT_SPLIT
 
     def metric_value(self, name: str, split: str) -> float | None:
         """The stored value of one metric on one split, or None when the run lacks it."""

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from rgt.doctor.checks.astutil import Module
 
-FAMILIES = ("data", "distributed", "checkpoint", "convergence", "optimizer", "memory")
+FAMILIES = ("data", "distributed", "checkpoint", "resume", "convergence", "optimizer",
+            "memory")
 ERROR, WARNING = "error", "warning"
 
 

@@ -13,10 +13,12 @@ BACKWARD_OWNERS = ("accelerator", "engine", "fabric", "autograd")
 
 
 class Module:
-    """A parsed file and the names its imports bind (``np`` → ``numpy``)."""
+    """A parsed file, the names its imports bind (``np`` → ``numpy``), and the torch version it
+    runs with (``(major, minor)``, None when unknown: version-dependent defaults)."""
 
-    def __init__(self, tree: ast.Module):
+    def __init__(self, tree: ast.Module, torch_version: tuple[int, int] | None = None):
         self.tree = tree
+        self.torch_version = torch_version
         self.nodes = list(ast.walk(tree))  # walked once: every check reads the whole file
         self.aliases = _aliases(tree)
         self._kept: dict[str, object] = {}

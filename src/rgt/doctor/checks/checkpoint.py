@@ -1,6 +1,7 @@
-"""Checkpoint checks: ``torch.load`` without ``weights_only`` (RG1), non-atomic saves (C2), and
-the resume contract of a loop that checkpoints: unconditional resume (C3), the RNG in the
-checkpoint (C1), preemption signals (RG2). ``rgt.run()`` meets the contract by construction."""
+"""Checkpoint checks: ``torch.load`` without ``weights_only`` before torch 2.6 (RG1), non-atomic
+saves (C2), and the resume contract of a loop that checkpoints: unconditional resume (C3), the
+RNG in the checkpoint (C1), preemption signals (RG2). ``rgt.run()`` meets the contract by
+construction (what a script keeps of its own beside it: ``resume.py``)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,9 @@ from rgt.doctor.checks.astutil import (
 
 RENAMES = ("os.replace", "os.rename", "shutil.move")
 RESUMES = ("load_state_dict", "load_latest", "resume", "load_checkpoint", "load_from_checkpoint")
-PLAIN_LOOP = ("rgt.run", "rgt.train.plain_loop.run")
+PLAIN_LOOP = ("rgt.run", "rgt.start", "rgt.train.plain_loop.run", "rgt.train.plain_loop.start")
+# From torch 2.6 on, torch.load defaults to weights_only=True.
+WEIGHTS_ONLY_DEFAULT = (2, 6)
 # Restoring the RNG from a checkpoint, or reseeding from the step/epoch inside the loop.
 RNG_RESTORES = ("set_rng_state", "set_rng_state_all", "setstate", "set_state", "restore_rng")
 RESEEDS = ("manual_seed", "seed", "seed_everything")
@@ -31,11 +34,16 @@ SIGNAL_WORDS = ("sigterm", "sigusr1", "preempt")
 
 @check("torch-load-weights-only", "RG1")
 def torch_load_weights_only(module: Module):
-    """``torch.load(...)`` that does not say ``weights_only``."""
+    """``torch.load(...)`` that does not say ``weights_only``, where the torch the code runs
+    with is older than 2.6 (or unknown): from 2.6 on the default is ``weights_only=True``."""
+    version = module.torch_version
+    if version is not None and version >= WEIGHTS_ONLY_DEFAULT:
+        return
+    under = "unknown torch version" if version is None else f"torch {version[0]}.{version[1]}"
     for call, name in module.calls():
         if name == "torch.load" and keyword(call, "weights_only") is None:
-            yield call.lineno, ("torch.load without weights_only: a full pickle load that can "
-                                "run arbitrary code")
+            yield call.lineno, (f"torch.load without weights_only ({under}; before torch 2.6 "
+                                "the default): a full pickle load that can run arbitrary code")
 
 
 def _renames(module: Module, scope: ast.AST) -> bool:
@@ -84,7 +92,7 @@ def atomic_save(module: Module):
                                     "disk mid-write leaves a truncated checkpoint")
 
 
-def _holds_optimizer(node: ast.AST) -> bool:
+def holds_optimizer(node: ast.AST) -> bool:
     """An expression naming an optimizer: ``optimizer.state_dict()``, an ``"optimizer"`` key."""
     for child in ast.walk(node):
         text = (child.id if isinstance(child, ast.Name) else
@@ -95,7 +103,7 @@ def _holds_optimizer(node: ast.AST) -> bool:
     return False
 
 
-def _checkpoint_saves(module: Module) -> list[ast.Call]:
+def checkpoint_saves(module: Module) -> list[ast.Call]:
     """Saves of a resumable checkpoint: a save call (``torch.save``, ``save_checkpoint(…)``)
     given a state that holds the optimizer, or a ``CheckpointStore``'s ``save``."""
     stores = set(assigned_anywhere(module, lambda v: (
@@ -105,12 +113,12 @@ def _checkpoint_saves(module: Module) -> list[ast.Call]:
         if "save" not in called_name(call).lower():
             continue
         if dotted(getattr(call.func, "value", None)) in stores or any(
-                _holds_optimizer(arg) for arg in call.args):
+                holds_optimizer(arg) for arg in call.args):
             saves.append(call)
         elif any(isinstance(arg, ast.Name) for arg in call.args):
             named.append(call)
     if named:  # torch.save(state, path): what was put in ``state``?
-        holders = set(assigned_anywhere(module, _holds_optimizer))
+        holders = set(assigned_anywhere(module, holds_optimizer))
         saves += [call for call in named if any(dotted(arg) in holders for arg in call.args)]
     return sorted(saves, key=lambda call: call.lineno)
 
@@ -129,7 +137,7 @@ def _contract_scope(module: Module) -> list[ast.Call]:
 
 
 def _contract_saves(module: Module) -> list[ast.Call]:
-    saves = _checkpoint_saves(module)
+    saves = checkpoint_saves(module)
     if not saves or any(name in PLAIN_LOOP for _, name in module.calls()) \
             or not training_loops(module):
         return []
@@ -137,7 +145,8 @@ def _contract_saves(module: Module) -> list[ast.Call]:
 
 
 def _resume_flags(test: ast.AST) -> list[str]:
-    """Names in an ``if`` test that read a resume flag (``args.resume``); a call such as
+    """What in an ``if`` test reads a resume flag: a name (``args.resume``) or a comparison
+    with a ``'resume'`` string (``init_from == 'resume'``); a call such as
     ``os.path.exists(args.resume_path)`` checks for a file and is no flag."""
     stack, flags = [test], []
     while stack:
@@ -145,9 +154,16 @@ def _resume_flags(test: ast.AST) -> list[str]:
         name = dotted(node)
         if name is not None and "resume" in name.rsplit(".", 1)[-1].lower():
             flags.append(name)
+        elif isinstance(node, ast.Compare) and _names_resume(node):
+            flags.append(ast.unparse(node))
         elif not isinstance(node, ast.Call):
             stack.extend(ast.iter_child_nodes(node))
     return flags
+
+
+def _names_resume(compare: ast.Compare) -> bool:
+    return any(isinstance(side, ast.Constant) and isinstance(side.value, str)
+               and "resume" in side.value.lower() for side in (compare.left, *compare.comparators))
 
 
 def _flag_gated_loads(module: Module):
@@ -166,9 +182,10 @@ def resume_unconditional(module: Module):
     """A checkpoint load behind a resume flag, or a training loop that writes checkpoints and
     never loads one: a preempted or requeued run starts from scratch."""
     for node, flag, load in _flag_gated_loads(module):
-        yield node.lineno, (f"the checkpoint is loaded (line {load.lineno}) only when {flag} is "
-                            "set: a preempted or requeued run reruns the same command and "
-                            "starts from scratch")
+        when = flag if " " in flag else f"{flag} is set"  # a comparison, or a flag's name
+        yield node.lineno, (f"the checkpoint is loaded (line {load.lineno}) only when {when}: "
+                            "a preempted or requeued run reruns the same command and starts "
+                            "from scratch")
     saves = _contract_scope(module)
     if saves and not _loads(module, module.tree):
         yield saves[0].lineno, ("this loop writes checkpoints but the file never loads one: a "

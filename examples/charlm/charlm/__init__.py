@@ -1,0 +1,1 @@
+"""A small character-level language model: the project's own package (model and data)."""
