@@ -6,8 +6,9 @@ from pathlib import Path
 
 from rgt.deliver.inputs import DeliveryError
 from rgt.evidence.reconcile.attribute import attribute
-from rgt.evidence.reconcile.blocks import Paragraph
+from rgt.evidence.reconcile.blocks import Paragraph, Table
 from rgt.evidence.reconcile.check import Outcome, judge
+from rgt.evidence.reconcile.direction import declares_positive_is_better
 from rgt.evidence.reconcile.documents import document_blocks
 from rgt.evidence.reconcile.names import project_vocabulary
 from rgt.evidence.reconcile.sites import Site, paragraph_sites
@@ -23,14 +24,29 @@ def document_outcomes(path: Path, claims: list[dict],
                       vocabulary: Vocabulary) -> list[tuple[Site, Outcome]]:
     """Every outcome in one document, with its site."""
     found = []
-    for block in document_blocks(path):
+    blocks = document_blocks(path)
+    for block, oriented in zip(blocks, positive_is_better(blocks), strict=True):
         sites = paragraph_sites(block) if isinstance(block, Paragraph) else table_sites(block)
         for site in sites:
             attributed = attribute(site, claims, vocabulary)
             if attributed is not None:
                 statement, attribution = attributed
-                found += [(site, outcome) for outcome in judge(statement, attribution, site.unit)]
+                found += [(site, outcome) for outcome in
+                          judge(statement, attribution, site.unit, oriented)]
     return found
+
+
+def positive_is_better(blocks: list[Paragraph | Table]) -> list[bool]:
+    """Per block, whether signed differences in it read positive = better: it, or an earlier
+    block of its section, says so (``a positive difference means better``)."""
+    flags, declared = [], set()
+    for block in blocks:
+        text = block.text if isinstance(block, Paragraph) else " ".join([block.caption,
+                                                                         *block.header])
+        if declares_positive_is_better(text):
+            declared.add(block.scope)
+        flags.append(block.scope in declared)
+    return flags
 
 
 def _item(site: Site, outcome: Outcome, file: str) -> dict:

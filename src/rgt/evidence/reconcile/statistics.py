@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from rgt.evidence.reconcile.direction import direction_words
 from rgt.evidence.reconcile.numbers import Number, find_numbers, parse_number
 
 VALUE = r"[-+\u2212]?\d+(?:\.\d+)?(?:\s?%|\s?pp\b)?"
@@ -190,29 +191,16 @@ def _value(text: str, number: Number) -> Statement:
 def value_form(text: str, number: Number) -> frozenset[str]:
     """How a value is written: ``signed``; ``difference`` (a ``+`` sign, ``pp``, after ``by`` or
     a difference noun); the word giving a difference its direction (``up``, ``down``,
-    ``better``, ``worse``); its role in ``from X to Y`` (``from``, ``to``)."""
+    ``better``, ``worse``, and ``word:<the word>``); its role in ``from X to Y`` (``from``,
+    ``to``)."""
     before = text[max(0, number.start - 80):number.start]
     leading = before[:TRAILING_FILLER.search(before).start()]
     form = {"signed"} if number.sign else set()
     if (number.sign == "+" or number.text.endswith("pp") or BY.search(leading)
             or DIFFERENCE_NOUN.search(leading)):
         form.add("difference")
-    return frozenset(form | _direction(before) | _from_to(leading))
-
-
-DIRECTIONS = {
-    "better": r"improv\w*|helps?|gains?|outperforms?|beats?|better",
-    "worse": r"hurts?|worsen\w*|degrad\w*|costs?|loses?|worse",
-    "up": r"raises?|increas\w*|rises?|boosts?|higher|grows?",
-    "down": r"lowers?|reduc\w*|decreas\w*|drops?|falls?|declines?|lower|cuts?",
-}
-
-
-def _direction(before: str) -> set[str]:
-    clause = re.split(r"[,;]|\.\s", before)[-1]
-    found = [(match.start(), name) for name, words in DIRECTIONS.items()
-             for match in re.finditer(rf"\b(?:{words})\b", clause, re.IGNORECASE)]
-    return {max(found)[1]} if found else set()
+    after = text[number.end:number.end + 30]
+    return frozenset(form | direction_words(before, after) | _from_to(leading))
 
 
 def _from_to(stripped: str) -> set[str]:
