@@ -93,3 +93,73 @@ def score_corpus() -> dict:
             "numbers_clean": places("clean"), "matched_clean": len(clean["matched"]),
             "numbers_not_drifted": places("drifted") - len(key), "classes": classes,
             "documents": len(clean["files"]), "clean_exit": 0 if clean["ok"] else 1}
+
+
+REAL = Path(__file__).parent / "data" / "reconcile_real"
+
+
+def real_projects(part: str) -> list[Path]:
+    """The projects of one part (``dev`` or ``heldout``) of the real-document corpus."""
+    return sorted(path.parent for path in (REAL / part).glob("*/EVIDENCE.json"))
+
+
+def real_report(project: Path, copy: str) -> dict:
+    """The reconcile report of one copy of a real project: its EVIDENCE.json, no claims file
+    (the evidence's aliases are all the names there are)."""
+    claims = json.loads((project / "EVIDENCE.json").read_text())["claims"]
+    documents = sorted(path for path in (project / copy).rglob("*") if path.is_file())
+    return reconcile(claims, documents, {}, str(project / "EVIDENCE.json"))
+
+
+def _where(project: Path, copy: str, item: dict) -> tuple[str, str, int]:
+    file = Path(item["file"]).relative_to(project / copy).as_posix()
+    return project.name, file, item["line"]
+
+
+def _hit(place: tuple, claim: str, found: set[tuple]) -> bool:
+    """Whether a drift was reported at ``place`` for ``claim`` (``*``: for any claim)."""
+    return any(f[:3] == place and claim in ("*", f[3]) for f in found)
+
+
+def score_real(part: str) -> dict:
+    """Recall on the planted drifts of one part of the real corpus, the drifts its sources
+    already had (found in both copies), false reports on both copies, and how many of the
+    annotated claim numbers of the clean copies were checked at all."""
+    score = {"projects": [], "planted": 0, "found": 0, "missed": [], "known": 0,
+             "known_found": 0, "false_reports_drifted": [], "false_reports_clean": [],
+             "sites": 0, "sites_checked": 0, "documents": 0}
+    for project in real_projects(part):
+        _score_project(project, score)
+    score["recall"] = score["found"] / score["planted"] if score["planted"] else 1.0
+    score["clean_exit"] = 0 if not any(item[0] == "drift" for item in
+                                       score["false_reports_clean"]) else 1
+    return score
+
+
+def _score_project(project: Path, score: dict) -> None:
+    key = yaml.safe_load((project / "expected.yaml").read_text())
+    sites = yaml.safe_load((project / "sites.yaml").read_text())["sites"]
+    planted = [(project.name, d["file"], d["line"], d["claim"]) for d in key["drifts"]]
+    known = [(project.name, k["file"], k["line"], k["claim"]) for k in key["known"]]
+    score["projects"].append(project.name)
+    for copy in ("drifted", "clean"):
+        report = real_report(project, copy)
+        found = {(*_where(project, copy, d), d["claim"]) for d in report["drift"]}
+        expected = planted + known if copy == "drifted" else known
+        false = [("drift", *f) for f in sorted(found) if not any(
+            f[:3] == e[:3] and e[3] in ("*", f[3]) for e in expected)]
+        false += [("unmapped", *_where(project, copy, u)) for u in report["unmapped"]]
+        score[f"false_reports_{copy}"] += false
+        score["known"] += len(known)
+        score["known_found"] += sum(_hit(k[:3], k[3], found) for k in known)
+        if copy == "drifted":
+            hits = [p for p in planted if _hit(p[:3], p[3], found)]
+            score["planted"] += len(planted)
+            score["found"] += len(hits)
+            score["missed"] += [p for p in planted if p not in hits]
+        else:
+            checked = {(*_where(project, copy, m), m["claim"]) for m in report["matched"]}
+            score["sites"] += len(sites)
+            score["sites_checked"] += sum(_hit((project.name, s["file"], s["line"]), s["claim"],
+                                               checked) for s in sites)
+            score["documents"] += len(report["files"])
