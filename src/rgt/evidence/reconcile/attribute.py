@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from rgt.evidence.reconcile.aliases import aliased, baseline_row, pinned_facets
 from rgt.evidence.reconcile.facets import Facet, decide, excluded, named_values, respectively
 from rgt.evidence.reconcile.names import is_comparison, metric_unit
 from rgt.evidence.reconcile.sites import Site
@@ -216,8 +217,16 @@ def attribute(site: Site, claims: list[dict],
     it is no claim's number."""
     if excluded(site):
         return None
+    pinned = aliased(site, vocabulary)
+    if pinned is not None and not pinned:
+        return None  # a table's aliases that name no claim in common
     paired = respectively(site, vocabulary)
     facets = {**decide(site, vocabulary), **paired}
+    if pinned:
+        if "variant" not in facets:
+            pinned = baseline_row(site, pinned, claims, vocabulary)
+        facets = {**pinned_facets(pinned, claims), **facets}
+        claims = [claim for claim in claims if claim["id"] in pinned]
     statement = retype(site, facets)
     if statement is not None and about_all(site, statement, facets):
         facets = {name: facet for name, facet in facets.items()

@@ -136,7 +136,7 @@ def acceptable(part: Part, claim: dict, dispersion: frozenset[str],
     kind, spread = variance.get("type"), variance.get("value")
     if part.role == "seeds":
         return [n for n in (claim.get("n"), claim.get("n_baseline"), claim.get("n_candidate"))
-                if n is not None]
+                if n is not None] or None
     if kind != "ci95" or not isinstance(spread, list) or None in spread:
         return _std_spread(part, claim, dispersion) if kind == "std" else None
     low, high = spread

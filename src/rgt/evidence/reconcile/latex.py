@@ -59,11 +59,12 @@ SIMPLE = [
     (re.compile(r"\\(?:alpha)(?![a-zA-Z])"), "α"),
     (re.compile(r"\\(?:beta)(?![a-zA-Z])"), "β"),
     (re.compile(r"\\(?:textminus|minus)(?![a-zA-Z])"), "\u2212"),
+    (re.compile(r"\\\\"), " "),  # a line break (inside \makecell too), before "\ " below
+    (re.compile(r"\\-"), ""),  # a discretionary hyphen: Super\-vised
     (re.compile(r"\\(?:[,;:! ]|quad|qquad)"), " "),
     (re.compile(r"~"), " "),
     (re.compile(r"---"), "\u2014"),
     (re.compile(r"--"), "\u2013"),
-    (re.compile(r"\\\\"), " "),
     (re.compile(r"\\[a-zA-Z@]+\*?(?:\[[^\]]*\])?"), ""),
     (re.compile(r"[{}$]"), ""),
 ]
@@ -155,31 +156,39 @@ class LatexReader:
         if text:
             self.blocks.prose(self.index + 1, text)
 
-    def _caption(self, start: int, end: int) -> tuple[str, int]:
+    def _caption(self, start: int, end: int) -> tuple[str, int, int]:
+        """The float's caption: its text and the indices of its first and last lines."""
         for index in range(start, end + 1):
             found = self.lines[index].find("\\caption")
             if found >= 0:
                 text = "\n".join(self.lines[index:end + 1])
                 opening = text.find("{", found)
-                return plain(text[opening:group_end(text, opening)]), index + 1
-        return "", 0
+                closing = group_end(text, opening)
+                return plain(text[opening:closing]), index, index + text[:closing].count("\n")
+        return "", -1, -1
 
     def _float(self, name: str) -> None:
+        """A table or figure: its caption, its tabulars (captioned) and, as prose, the notes
+        around them (``\\small{mean over 5 runs}`` after the tabular)."""
         end = self._end_of(name, self.index)
-        caption, line = self._caption(self.index, end)
+        caption, first, last = self._caption(self.index, end)
         if caption:
             self.blocks.close()
-            self.blocks.prose(line, caption)
+            self.blocks.prose(first + 1, caption)
             self.blocks.close()
-        index = self.index
-        while index <= end:
+        index = self.index + 1
+        while index < end:
             begin = BEGIN.search(self.lines[index])
             if begin and begin.group(1).strip() in TABULAR:
                 table_end = self._end_of(begin.group(1).strip(), index)
                 self.blocks.table(self._tabular(index, table_end, begin.group(1).strip(),
                                                 caption))
                 index = table_end
+            elif not first <= index <= last:
+                self.index = index
+                self._text(self.lines[index])
             index += 1
+        self.blocks.close()
         self.index = end + 1
 
     def _tabular(self, start: int, end: int, name: str, caption: str) -> Table:

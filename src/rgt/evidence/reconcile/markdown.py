@@ -21,6 +21,8 @@ CAPTION = re.compile(r"^\W*(?:table|tab\.)\s*\d*\b", re.IGNORECASE)
 INLINE = [
     (re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)"), " "),  # inline code spans: not prose
     (re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1"),  # links and images: their text
+    # a venue citation, [CVPR'17], names a paper between a row label's words: not a name
+    (re.compile(r"\[\s*[A-Za-z][\w-]*\s*'\d{2}\s*\]"), " "),
     (re.compile(r"<[^>]+>"), " "),  # HTML tags
     (re.compile(r"\*\*|__|(?<!\w)\*(?!\s)|(?<!\s)\*(?!\w)|`"), ""),  # emphasis, code marks
 ]

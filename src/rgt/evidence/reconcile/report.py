@@ -53,8 +53,31 @@ def _item(site: Site, outcome: Outcome, file: str) -> dict:
     where = {"file": file, "line": site.line_of(outcome.start)}
     if outcome.status == "unmapped":
         return {**where, "text": site.text}
+    expected = outcome.expected
+    if expected is not None and outcome.claim.get("unit") == "%" and outcome.part != "seeds":
+        expected = round(expected * 100, 12)  # back in the evidence's own unit
     return {"claim": outcome.claim["id"], **where, "found": outcome.found,
-            "expected": outcome.expected, "part": outcome.part, "fix": outcome.fix}
+            "expected": expected, "part": outcome.part, "fix": outcome.fix}
+
+
+PERCENT_FIELDS = ("value", "difference")
+
+
+def as_fractions(claim: dict) -> dict:
+    """A claim whose evidence is in percent (``"unit": "%"``) with its numbers as fractions,
+    like every other share: a document may write either (``16.45``, ``16.45%``, ``0.1645``)."""
+    if claim.get("unit") != "%":
+        return claim
+    scaled = {key: claim[key] / 100 for key in PERCENT_FIELDS
+              if isinstance(claim.get(key), (int, float))}
+    variance = claim.get("variance") or {}
+    spread = variance.get("value")
+    if isinstance(spread, (int, float)):
+        scaled["variance"] = {**variance, "value": spread / 100}
+    elif isinstance(spread, list):
+        scaled["variance"] = {**variance, "value": [None if v is None else v / 100
+                                                    for v in spread]}
+    return {**claim, **scaled}
 
 
 def reconcile(claims: list[dict], documents: list[Path], names: dict | None = None,
@@ -65,6 +88,7 @@ def reconcile(claims: list[dict], documents: list[Path], names: dict | None = No
     Drift and matched items also carry ``part`` (value, spread, low, high, level, seeds) and
     ``fix`` (the evidence's number written the document's way); ``public`` drops them.
     """
+    claims = [as_fractions(claim) for claim in claims]
     vocabulary = project_vocabulary(claims, names or {}, source)
     report: dict = {"drift": [], "unmapped": [], "matched": [],
                     "files": [path.as_posix() for path in documents]}
