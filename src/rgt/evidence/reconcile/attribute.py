@@ -44,8 +44,11 @@ def named_difference(site: Site, vocabulary: Vocabulary) -> bool:
 
 def kinds(site: Site, statement: Statement, facets: dict[str, Facet],
           vocabulary: Vocabulary) -> set[str]:
-    """``{"difference"}`` or ``{"level"}`` (a ``−`` alone: either, if a mean is negative)."""
+    """``{"difference"}`` or ``{"level"}`` (a ``−`` alone: either, if a mean is negative);
+    ``{"ratio"}`` for ``3× fewer``, which only a relative change may state."""
     form = statement.form
+    if "ratio" in form:
+        return {"ratio"}
     if "difference" in form or "kind" in facets or named_difference(site, vocabulary):
         return {"difference"}
     if "signed" in form and statement.parts[0].number.sign == "-":
@@ -91,7 +94,9 @@ def _of_kind(claims: list[dict], wanted: set[str]) -> list[dict]:
         if claim.get("value") is None:
             continue  # a comparison verify could not compute states no number
         if is_comparison(claim):
-            keep += [claim] if "difference" in wanted else []
+            relative_only = "ratio" in wanted
+            keep += [claim] if "difference" in wanted or (
+                relative_only and claim.get("relative")) else []
         elif "level" in wanted or ("negative level" in wanted and (claim.get("value") or 0) < 0):
             keep.append(claim)
     return keep
@@ -175,7 +180,7 @@ def retype(site: Site, facets: dict[str, Facet]) -> Statement | None:
     role = _table_role(site, facets, integer) if site.in_table else _prose_role(facets)
     if role:
         return replace(statement, parts=(Part(role, value.number),), form=frozenset())
-    return None if integer else statement
+    return None if integer and "ratio" not in statement.form else statement
 
 
 def unit_of(statement: Statement) -> str:

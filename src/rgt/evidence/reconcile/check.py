@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass
 
 from rgt.evidence.reconcile.attribute import Attribution
-from rgt.evidence.reconcile.direction import opposite_word
+from rgt.evidence.reconcile.direction import OPPOSITE, opposite_word
 from rgt.evidence.reconcile.names import is_comparison
 from rgt.evidence.reconcile.numbers import (
     MULTIPLIERS,
@@ -72,13 +72,15 @@ class Reading:
     name: str | None = None
     word: str = ""
     orientation: str = "magnitude"  # "change", "better" (positive = better) or "magnitude"
+    moved: float | None = None  # what the word's direction is read from (default: target)
 
     @property
     def agrees(self) -> bool:
         """Whether the direction word says the way the target goes (no word: it does)."""
-        if self.name is None or not self.target:
+        moved = self.target if self.moved is None else self.moved
+        if self.name is None or not moved:
             return True
-        return (self.target > 0) == (self.name in ("better", "up"))
+        return (moved > 0) == (self.name in ("better", "up"))
 
 
 def reading(statement: Statement, claim: dict, oriented: bool) -> Reading:
@@ -91,6 +93,8 @@ def reading(statement: Statement, claim: dict, oriented: bool) -> Reading:
     name = next((word for word in ("better", "worse", "up", "down") if word in form), None)
     word = next((item[5:] for item in form if item.startswith("word:")), "")
     goodness = name in ("better", "worse")
+    if "ratio" in form:
+        return _ratio_reading(claim, name, word)
     if statement.part("value").number.sign:
         if goodness or (name is None and oriented):
             return Reading(claim.get("value"), True, orientation="better")
@@ -100,6 +104,25 @@ def reading(statement: Statement, claim: dict, oriented: bool) -> Reading:
     return Reading(claim.get("value") if goodness else claim_change(claim), False, name, word)
 
 
+def _ratio_reading(claim: dict, name: str, word: str) -> Reading:
+    """``3× fewer`` states a relative change r as 1 / (1 + r); ``2× more`` as 1 + r."""
+    moved = claim_change(claim)
+    if moved is None or moved <= -1:
+        return Reading(None, False, name, word, moved=moved)
+    ratio = 1 + moved if name == "up" else 1 / (1 + moved)
+    return Reading(ratio, False, name, word, moved=moved)
+
+
+def relative_fits(statement: Statement, claim: dict) -> bool:
+    """A relative change is stated as a ratio or a percentage (not in points); an absolute
+    one never as a ratio."""
+    value = statement.part("value")
+    if not claim.get("relative"):
+        return "ratio" not in statement.form
+    return "ratio" in statement.form or (value.number.percent
+                                         and not value.number.text.endswith("pp"))
+
+
 def value_scale(part: Part, statement: Statement, claim: dict, unit: str,
                 oriented: bool = False) -> float | None:
     """The scale at which the value part states ``claim``'s value, or None (also when its
@@ -107,6 +130,10 @@ def value_scale(part: Part, statement: Statement, claim: dict, unit: str,
     allowed = allowed_scales(part.number, statement, unit)
     if not is_comparison(claim) or claim.get("value") is None:
         return matching_scale(part.number, claim.get("value"), allowed)
+    if not relative_fits(statement, claim):
+        return None
+    if "ratio" in statement.form:
+        allowed = (1.0,)
     read = reading(statement, claim, oriented)
     scale = matching_scale(part.number, read.target, allowed, signed=read.signed)
     return scale if read.agrees else None
@@ -208,8 +235,10 @@ def _value_outcome(status: str, part: Part, statement: Statement, claim: dict, u
     read = reading(statement, claim, oriented)
     if status == "matched":
         return Outcome(status, "value", claim, number.text, number.start, read.target)
-    allowed = allowed_scales(number, statement, unit)
-    if not read.agrees and matching_scale(number, read.target, allowed, signed=False):
+    allowed = (1.0,) if "ratio" in statement.form else allowed_scales(number, statement, unit)
+    said = _ratio_reading(claim, OPPOSITE[read.name], read.word) \
+        if "ratio" in statement.form and not read.agrees else read
+    if not read.agrees and matching_scale(number, said.target, allowed, signed=False):
         fix = f'"{opposite_word(read.word, read.name)}" for "{read.word}"'
         return Outcome(status, "direction", claim, f"{read.word} \u2026 {number.text}",
                        number.start, read.target, fix)
@@ -229,7 +258,8 @@ def closest_experiment(part: Part, statement: Statement, claims: list[dict],
     allowed = allowed_scales(part.number, statement, unit)
 
     def distance(claim: dict) -> float:
-        return min(abs(part.number.value - claim["value"] * scale) for scale in allowed)
+        return min(abs(part.number.magnitude - abs(claim["value"]) * scale)
+                   for scale in allowed)
 
     ranked = sorted(claims, key=distance)
     if distance(ranked[1]) >= CLEARLY_CLOSER * distance(ranked[0]):

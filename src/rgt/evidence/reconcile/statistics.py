@@ -157,11 +157,29 @@ def _unit(text: str, number: Number) -> str | None:
     return measure(match.group(0)) if match else None
 
 
+# "3× fewer", "1.9x faster": a ratio, which a relative change may state.
+RATIO = re.compile(r"\s?(?:x|\u00d7)\s+(?P<word>fewer|less|smaller|lower|cheaper|faster|more|"
+                   r"larger|bigger|greater|higher|slower)\b", re.IGNORECASE)
+RATIO_UP = {"more", "larger", "bigger", "greater", "higher", "slower"}
+
+
+def ratio_form(text: str, number: Number) -> frozenset[str]:
+    """``{"ratio", "difference", "up"/"down", "word:<word>"}`` for ``3× fewer``, else empty."""
+    match = RATIO.match(text, number.end)
+    if match is None:
+        return frozenset()
+    word = match.group("word")
+    name = "up" if word.lower() in RATIO_UP else "down"
+    return frozenset({"ratio", "difference", name, f"word:{word}"})
+
+
 def _is_result(text: str, number: Number, integers: bool) -> bool:
     """A number that states a result: not a reference, an amount of money, a count of things
     (epochs, GPUs, images) or a test's setting (power, alpha, a p-value), and not a bare integer
-    unless ``integers`` (a table cell under a seed-count header)."""
+    unless ``integers`` (a table cell under a seed-count header); a ratio (``3× fewer``) is."""
     before = text[:number.start]
+    if RATIO.match(text, number.end) and not REFERENCE.search(before[-40:]):
+        return True
     if REFERENCE.search(before[-40:]) or MONEY.search(before) or _unit(text, number) == "":
         return False
     if TEST_SETTING_BEFORE.search(before[-30:]) or TEST_SETTING_AFTER.match(text, number.end):
@@ -183,6 +201,9 @@ def _value(text: str, number: Number) -> Statement:
     if spread:
         parts.append(_read(text, "num", spread, "spread"))
         end = spread.end()
+    ratio = ratio_form(text, number)
+    if ratio:
+        return Statement(tuple(parts), number.start, end, ratio)
     unit = _unit(text, number)
     form = value_form(text, parts[0].number) | ({f"unit:{unit}"} if unit else set())
     return Statement(tuple(p for p in parts if p), number.start, end, frozenset(form))
