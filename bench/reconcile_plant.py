@@ -56,7 +56,7 @@ def mutated(text: str, part: str, rng: random.Random) -> str:
 def replace_token(line: str, text: str, occurrence: int, new: str) -> str:
     """``line`` with the ``occurrence``-th standalone ``text`` (not inside a longer number)
     replaced by ``new``."""
-    matches = list(re.finditer(rf"(?<![\w.]){re.escape(text)}(?![\w]|\.\d)", line))
+    matches = list(re.finditer(rf"(?<![\w.]){re.escape(text)}(?!\d|\.\d)", line))
     if len(matches) < occurrence:
         raise SystemExit(f"{text!r} occurs {len(matches)} time(s) in {line!r}, not {occurrence}")
     match = matches[occurrence - 1]
