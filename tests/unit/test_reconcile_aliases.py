@@ -6,6 +6,8 @@ snippets follow the shapes of public READMEs and papers (tests/data/reconcile_re
 
 from __future__ import annotations
 
+import pytest
+
 from rgt.evidence.reconcile import reconcile
 
 
@@ -147,3 +149,102 @@ def test_latex_cells_header_line_breaks_hyphens_and_the_table_note(tmp_path):
         "5 runs", "3 runs").replace(r"\SI{63.8}", r"\SI{68.3}")
     assert {(line, found) for line, _, found in drifts(run(tmp_path, COLES, stale, ".tex"))} \
         == {(11, "± 0.007"), (12, "68.3%"), (17, "3 runs")}
+
+
+CAPS = [claim(data, net, metric, value, [name, data_name, *words])
+        for data, data_name in (("mnist", "MNIST"), ("svhn", "SVHN"))
+        for net, name in (("convnet", "ConvNet"), ("capsnet", "CapsNet"))
+        for metric, words, value in (
+            ("cw_norm", ["CW"], {("mnist", "convnet"): 1.40, ("mnist", "capsnet"): 1.82,
+                                 ("svhn", "convnet"): 0.67, ("svhn", "capsnet"): 0.60}[
+                                     (data, net)]),
+            ("accuracy", ["test accuracy"], {("mnist", "convnet"): 99.39,
+                                              ("mnist", "capsnet"): 99.40,
+                                              ("svhn", "convnet"): 92.57,
+                                              ("svhn", "capsnet"): 92.35}[(data, net)]))]
+CAPS = [{**c, "unit": "%"} if c["metric"] == "accuracy" else c for c in CAPS]
+TWO_TABLES = r"""\begin{table*}[h]
+	\begin{minipage}{.45\linewidth}
+		\caption{Average perturbation norms for each attack and architecture.}
+		\vskip 0.15in
+		\begin{tabular}{llcc}
+			Attack & Network & MNIST & SVHN \\
+			\midrule
+			\multirow{2}{*}{CW} & ConvNet & {$1.40$} & $0.67$ \\
+			& CapsNet & $1.82$ & {$0.60$} \\
+		\end{tabular}
+	\end{minipage}
+	\begin{minipage}{.45\linewidth}
+		\caption{Fooling rates of adversarial examples, evaluated on the other network.}
+		\vskip 0.15in
+		\begin{tabular}{llcc}
+			Attack & Network & MNIST & SVHN \\
+			\midrule
+			\multirow{2}{*}{CW} & ConvNet & $0.8\%$ & $2.8\%$ \\
+			& CapsNet & $2.0\%$ & $3.8\%$ \\
+		\end{tabular}
+	\end{minipage}
+\end{table*}
+\begin{table}[h]
+	\caption{Test accuracies achieved by our networks.}
+	\begin{tabular}{lcc}
+		Network & MNIST & SVHN \\
+		\midrule
+		ConvNet & $99.39\%$ & $92.57\%$ \\
+		CapsNet & $99.40\%$ & $92.35\%$ \\
+	\end{tabular}
+\end{table}
+"""
+
+
+def test_each_table_of_a_float_has_its_own_caption_and_plurals_name_metrics(tmp_path):
+    report = run(tmp_path, CAPS, TWO_TABLES, ".tex")
+    assert (report["drift"], report["unmapped"]) == ([], [])  # fooling rates: not the norms
+    assert {m["found"] for m in report["matched"]} == {"1.40", "0.67", "1.82", "0.60",
+                                                        "99.39%", "92.57%", "99.40%", "92.35%"}
+    stale = TWO_TABLES.replace("$92.35\\%$", "$92.53\\%$")
+    assert drifts(run(tmp_path, CAPS, stale, ".tex")) == {(29, "svhn/capsnet/accuracy/test",
+                                                            "92.53%")}
+
+
+GPT = [claim("owt", "gpt2", "loss", 3.12, ["GPT-2 (124M)", "OpenWebText"], split="val",
+             direction="lower"),
+       claim("owt", "gpt2_xl", "loss", 2.54, ["gpt2-xl", "OpenWebText"], split="val",
+             direction="lower"),
+       claim("tiny", "cpu_gpt", "loss", 1.88, ["smaller Transformer"], split="val",
+             direction="lower"),
+       claim("tiny", "compile", "iter_ms", 135.0, ["torch.compile()"], split="train",
+             direction="lower")]
+GPT = [{**c, "id": c["id"].replace("/test", f"/{c['split']}")} for c in GPT]
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # "GPT-2" is the id gpt2; the 124M inside the name is no result
+    ("To reproduce GPT-2 (124M) you need a node. A GPT-2 model evaluated on OpenWebText gets "
+     "a val loss of about 3.11.", {("drift", "3.11")}),
+    # an alias names its variant as well as an id (compile) named in an earlier sentence
+    ("We turn off PyTorch 2.0 compile. We also use a much smaller Transformer. This gets us a "
+     "loss of only 1.92.", {("drift", "1.92")}),
+])
+def test_names_with_digits_and_aliases_of_a_variant(tmp_path, text, found):
+    report = run(tmp_path, GPT, text + "\n")
+    assert {(status, item["found"]) for status in ("drift", "matched")
+            for item in report[status]} == found and report["unmapped"] == []
+
+
+def test_a_seed_count_above_a_table_is_the_claims_of_its_section(tmp_path):
+    claims = [claim(f"c10_{net}", variant, "test_error", value, [name, "CIFAR-10"], n=n,
+                    unit="%", direction="lower")
+              for net, n, rows in (("resnet18", 5, (("baseline", "ResNet18", 4.72),
+                                                    ("cutout", "ResNet18 + cutout", 3.99))),
+                                   ("shake", 3, (("baseline", "Shake-shake", 2.86),
+                                                 ("cutout", "Shake-shake + cutout", 2.56))))
+              for variant, name, value in rows]
+    text = ("### ResNet18\nTest error (%, mean of {n1} runs)\n\n| Network | CIFAR-10 |\n|---|---|\n"
+            "| ResNet18 | 4.72 |\n| ResNet18 + cutout | 3.99 |\n\n### Shake-shake\n"
+            "Test error (%, mean of {n2} runs)\n\n| Network | CIFAR-10 |\n|---|---|\n"
+            "| Shake-shake | 2.86 |\n| Shake-shake + cutout | 2.56 |\n")
+    report = run(tmp_path, claims, text.format(n1=5, n2=3))
+    assert (report["drift"], report["unmapped"]) == ([], []) and len(report["matched"]) == 6
+    assert drifts(run(tmp_path, claims, text.format(n1=5, n2=5))) == {
+        (10, "c10_shake/baseline/test_error/test", "5 runs")}

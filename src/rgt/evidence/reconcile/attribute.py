@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from rgt.evidence.reconcile.aliases import aliased, baseline_row, pinned_facets
+from rgt.evidence.reconcile.aliases import alias_sets, aliased, baseline_row, pinned_facets
 from rgt.evidence.reconcile.facets import Facet, decide, excluded, named_values, respectively
 from rgt.evidence.reconcile.names import is_comparison, metric_unit
 from rgt.evidence.reconcile.sites import Site
@@ -201,6 +201,25 @@ def about_all(site: Site, statement: Statement, facets: dict[str, Facet]) -> boo
             and AGGREGATE.search(sentence) is not None)
 
 
+def inside_a_name(site: Site, vocabulary: Vocabulary) -> bool:
+    """A number that is part of a name (``GPT-2 (124M)``, ``SWA 1.5 Budgets``): looked for in
+    its cell, or its sentence (a clause ends at the name's parenthesis)."""
+    level = next((level for level in site.levels if level.tier in ("cell", "sentence")), None)
+    if level is None or level.anchor is None:
+        return False
+    return any(hit.start <= level.anchor < hit.end for hit in vocabulary.find(level.text))
+
+
+def in_scope(site: Site, claims: list[dict], vocabulary: Vocabulary) -> list[dict]:
+    """``claims`` narrowed by each alias of the text around (sentence, paragraph, headings)
+    where that leaves any: ``mean of 5 runs`` under ``### ResNet18`` is about ResNet18's."""
+    kept = {claim["id"] for claim in claims}
+    for level in site.levels[1:]:
+        for named in alias_sets(level.text, vocabulary):
+            kept = kept & named if kept & named else kept
+    return [claim for claim in claims if claim["id"] in kept]
+
+
 def _no_claims(site: Site, statement: Statement, facets: dict[str, Facet]) -> bool:
     """No metric (nor, for a seed count, variant) named; another system; a table row naming
     no variant; a seed count not named in its own clause, cell or row; a quantity (``2.5 h``)
@@ -220,7 +239,7 @@ def attribute(site: Site, claims: list[dict],
               vocabulary: Vocabulary) -> tuple[Statement, Attribution] | None:
     """The statement (retyped by its words or header) and its candidate claims; None when
     it is no claim's number."""
-    if excluded(site):
+    if excluded(site) or inside_a_name(site, vocabulary):
         return None
     pinned = aliased(site, vocabulary)
     if pinned is not None and not pinned:
@@ -236,7 +255,8 @@ def attribute(site: Site, claims: list[dict],
     if statement is not None and about_all(site, statement, facets):
         facets = {name: facet for name, facet in facets.items()
                   if name in ("split", "exp") and facet.tier in ("clause", "sentence")}
-        return statement, Attribution(consistent(claims, facets, None), [], True, facets)
+        claims = in_scope(site, consistent(claims, facets, None), vocabulary)
+        return statement, Attribution(claims, [], True, facets)
     if statement is None or _no_claims(site, statement, facets):
         return None
     wanted = kinds(site, statement, facets, vocabulary) if statement.part("value") else None

@@ -115,9 +115,10 @@ def _add_names(vocabulary: Vocabulary, names: dict) -> None:
 
 
 def project_vocabulary(claims: list[dict], names: dict, source: str) -> Vocabulary:
-    """The base vocabulary plus the evidence's ids, ``names:`` and the claims' aliases; what
-    an alias names beyond its own words is only implied (an explicit name wins), and every
-    alias names the claims that carry it (``claims``: what a table's aliases pin down)."""
+    """The base vocabulary plus the evidence's ids, ``names:`` and the claims' aliases: an
+    alias names the variant its claims share as a name does, their metric and experiment
+    only by implication (one named outright wins), and the claims that carry it
+    (``claims``: what a table's aliases pin down)."""
     check_names(claims, names, source)
     vocabulary = base_vocabulary()
     _add_ids(vocabulary, claims)
@@ -126,7 +127,10 @@ def project_vocabulary(claims: list[dict], names: dict, source: str) -> Vocabula
     worded = {alias: vocabulary.facets_in(alias) for alias in aliases}
     for alias, aliased in aliases.items():
         for facet, values in alias_facets(aliased, worded[alias]).items():
-            vocabulary.add(alias, facet, values, implied=facet not in worded[alias])
+            # an alias names its variant as a name would; a metric or an experiment it only
+            # implies (its claims share it) gives way to one named outright
+            vocabulary.add(alias, facet, values,
+                           implied=facet in ("exp", "metric") and facet not in worded[alias])
         vocabulary.add(alias, "claims", {claim["id"] for claim in aliased}
                        | worded_claims(claims, worded[alias]))
     return vocabulary
