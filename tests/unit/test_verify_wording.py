@@ -76,7 +76,7 @@ def test_the_plot_title_and_axis_read_back_say_which_way_the_loss_went():
         figure = draw_plot(made)
         assert words in figure._suptitle.get_text()
         diff_axes = figure.axes[1]
-        assert diff_axes.get_ylabel() == "dropout − no_dropout (loss; lower is better)"
+        assert diff_axes.get_ylabel() == "dropout − no_dropout (loss)\nlower is better"
         drawn = diff_axes.containers[0].lines[0].get_ydata()[0]
         assert (drawn > 0) == (made.cand.mean > made.base.mean)  # the point is cand − base
 
@@ -96,7 +96,7 @@ def test_the_delivered_figure_title_says_the_loss_got_worse():
     assert WORSE_LOSS in png_title(render_figure(rows(), SPEC, [difference]).png)
     figure = new_figure()
     draw_chart(figure, bars_from_rows(rows()), SPEC, [difference])
-    assert figure.axes[1].get_ylabel() == "candidate − baseline (loss; lower is better)"
+    assert figure.axes[1].get_ylabel() == "candidate − baseline (loss)\nlower is better"
     assert figure.axes[1].containers[0].lines[0].get_ydata()[0] > 0
 
 

@@ -84,7 +84,7 @@ def interval_text(comparison: dict) -> str:
 
 
 def axis_label(what: str, direction: str | None, unit: str) -> str:
-    """A difference axis: ``dropout − no_dropout (pp; higher is better)``."""
+    """A difference axis, on two lines: ``dropout − no_dropout (pp)`` / ``higher is better``."""
     better = f"{direction} is better" if direction in ("higher", "lower") else \
         "direction not declared"
-    return f"{what} ({unit}; {better})"
+    return f"{what} ({unit})\n{better}"
