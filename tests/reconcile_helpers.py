@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from functools import cache
@@ -66,6 +67,20 @@ def planted() -> list[dict]:
 def _relative(item: dict, copy: str) -> tuple:
     file = Path(item["file"]).relative_to(CORPUS / copy).as_posix()
     return file, item["line"], item["claim"], item["found"]
+
+
+def changed_lines(clean_root: Path, drifted_root: Path) -> set[tuple[str, int]]:
+    """``(file, line)`` of every line the drifted copy changes; lines added or removed fail."""
+    changed = set()
+    for clean in clean_root.rglob("*"):
+        if clean.is_file():
+            name = clean.relative_to(clean_root).as_posix()
+            drifted = (drifted_root / name).read_text().splitlines()
+            matcher = difflib.SequenceMatcher(a=clean.read_text().splitlines(), b=drifted)
+            for tag, _, _, start, end in matcher.get_opcodes():
+                assert tag in ("equal", "replace"), f"{name}: lines added or removed"
+                changed |= {(name, line + 1) for line in range(start, end) if tag == "replace"}
+    return changed
 
 
 def places(copy: str) -> int:

@@ -6,7 +6,6 @@ were developed on it, the held-out part as it was scored once (its README has th
 
 from __future__ import annotations
 
-import difflib
 import importlib.util
 import json
 from pathlib import Path
@@ -14,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from reconcile_helpers import REAL, real_projects, score_real
+from reconcile_helpers import REAL, changed_lines, real_projects, score_real
 
 PLANT = Path(__file__).resolve().parents[2] / "bench" / "reconcile_plant.py"
 
@@ -56,14 +55,7 @@ def test_the_corpus_is_real_documents_of_several_projects_in_both_parts():
 def test_each_drifted_copy_is_what_the_planting_script_writes(project):
     assert planter().current(project)
     key = yaml.safe_load((project / "expected.yaml").read_text())
-    changed = set()
-    for clean in (project / "clean").rglob("*"):
-        name = clean.relative_to(project / "clean").as_posix()
-        drifted = (project / "drifted" / name).read_text().splitlines()
-        matcher = difflib.SequenceMatcher(a=clean.read_text().splitlines(), b=drifted)
-        for tag, _, _, start, end in matcher.get_opcodes():
-            assert tag in ("equal", "replace"), f"{name}: lines added or removed"
-            changed |= {(name, line + 1) for line in range(start, end) if tag == "replace"}
+    changed = changed_lines(project / "clean", project / "drifted")
     assert changed == {(item["file"], item["line"]) for item in key["drifts"]}
 
 
