@@ -26,8 +26,9 @@ from rgt.evidence.reconcile.numbers import (
     rewrite,
     scales,
 )
+from rgt.evidence.reconcile.reading import ratio_reading, reading, relative_fits
 from rgt.evidence.reconcile.statistics import Part, Statement
-from rgt.verify.wording import change, change_interval
+from rgt.verify.wording import change_interval
 
 CONFIDENCE = 0.95  # the evidence's comparison intervals are 95% CIs
 
@@ -52,75 +53,6 @@ def allowed_scales(number: Number, statement: Statement, unit: str) -> tuple[flo
     percent = unit == "%" or any(part.number.percent for part in statement.parts
                                  if part.role in ("value", "spread", "low", "high"))
     return scales(number, percent)
-
-
-def claim_change(claim: dict) -> float | None:
-    """A comparison's candidate − baseline in the metric's own direction: its ``difference``,
-    or its positive-is-better ``value`` turned back."""
-    if claim.get("difference") is not None:
-        return claim["difference"]
-    return change(claim.get("value"), claim.get("direction"))
-
-
-@dataclass(frozen=True)
-class Reading:
-    """What a comparison's value must state: ``target`` (signed when ``signed``), the direction
-    word that must agree with it (``better``…, with its text), and how its CI is oriented."""
-
-    target: float | None
-    signed: bool
-    name: str | None = None
-    word: str = ""
-    orientation: str = "magnitude"  # "change", "better" (positive = better) or "magnitude"
-    moved: float | None = None  # what the word's direction is read from (default: target)
-
-    @property
-    def agrees(self) -> bool:
-        """Whether the direction word says the way the target goes (no word: it does)."""
-        moved = self.target if self.moved is None else self.moved
-        if self.name is None or not moved:
-            return True
-        return (moved > 0) == (self.name in ("better", "up"))
-
-
-def reading(statement: Statement, claim: dict, oriented: bool) -> Reading:
-    """How ``statement`` states comparison ``claim``. A sign counts as written: against the
-    positive-is-better value after a ``better``/``worse`` word (``a gain of −0.6``) or where
-    the document declares positive = better, else against the change. Unsigned, a
-    ``better``/``worse`` word must agree with the value, an ``up``/``down`` word with the
-    change; no word, only the magnitude counts."""
-    form = statement.form
-    name = next((word for word in ("better", "worse", "up", "down") if word in form), None)
-    word = next((item[5:] for item in form if item.startswith("word:")), "")
-    goodness = name in ("better", "worse")
-    if "ratio" in form:
-        return _ratio_reading(claim, name, word)
-    if statement.part("value").number.sign:
-        if goodness or (name is None and oriented):
-            return Reading(claim.get("value"), True, orientation="better")
-        return Reading(claim_change(claim), True, orientation="change")
-    if name is None:
-        return Reading(claim_change(claim), False)
-    return Reading(claim.get("value") if goodness else claim_change(claim), False, name, word)
-
-
-def _ratio_reading(claim: dict, name: str, word: str) -> Reading:
-    """``3× fewer`` states a relative change r as 1 / (1 + r); ``2× more`` as 1 + r."""
-    moved = claim_change(claim)
-    if moved is None or moved <= -1:
-        return Reading(None, False, name, word, moved=moved)
-    ratio = 1 + moved if name == "up" else 1 / (1 + moved)
-    return Reading(ratio, False, name, word, moved=moved)
-
-
-def relative_fits(statement: Statement, claim: dict) -> bool:
-    """A relative change is stated as a ratio or a percentage (not in points); an absolute
-    one never as a ratio."""
-    value = statement.part("value")
-    if not claim.get("relative"):
-        return "ratio" not in statement.form
-    return "ratio" in statement.form or (value.number.percent
-                                         and not value.number.text.endswith("pp"))
 
 
 def value_scale(part: Part, statement: Statement, claim: dict, unit: str,
@@ -236,7 +168,7 @@ def _value_outcome(status: str, part: Part, statement: Statement, claim: dict, u
     if status == "matched":
         return Outcome(status, "value", claim, number.text, number.start, read.target)
     allowed = (1.0,) if "ratio" in statement.form else allowed_scales(number, statement, unit)
-    said = _ratio_reading(claim, OPPOSITE[read.name], read.word) \
+    said = ratio_reading(claim, OPPOSITE[read.name], read.word) \
         if "ratio" in statement.form and not read.agrees else read
     if not read.agrees and matching_scale(number, said.target, allowed, signed=False):
         fix = f'"{opposite_word(read.word, read.name)}" for "{read.word}"'
