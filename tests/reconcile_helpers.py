@@ -178,3 +178,24 @@ def _score_project(project: Path, score: dict) -> None:
             score["sites_checked"] += sum(_hit((project.name, s["file"], s["line"]), s["claim"],
                                                checked) for s in sites)
             score["documents"] += len(report["files"])
+
+
+def alias_claim(exp: str, variant: str, metric: str, value: float, aliases: list[str],
+                **extra) -> dict:
+    """A claim named only by its aliases, in percent (as the real corpus's evidences are)."""
+    return {"id": f"{exp}/{variant}/{metric}/test", "metric": metric, "exp_id": exp,
+            "variant": variant, "split": "test", "direction": "higher", "value": value,
+            "aliases": aliases, "unit": "%", **extra}
+
+
+def reconcile_text(tmp_path: Path, claims: list[dict], text: str, name: str = "README.md") -> dict:
+    """The reconcile report of ``text`` as one document, with no claims file."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return reconcile(claims, [path], {}, "EVIDENCE.json")
+
+
+def outcomes(report: dict, status: str = "drift") -> set[tuple[str, int, str]]:
+    """``(variant, line, found)`` of every item of ``status``."""
+    return {(item["claim"].split("/")[1], item["line"], item["found"])
+            for item in report[status]}

@@ -5,28 +5,11 @@ development part (tests/data/reconcile_real/dev), with numbers of their own."""
 
 from __future__ import annotations
 
-from rgt.evidence.reconcile import reconcile
+from reconcile_helpers import alias_claim as claim
+from reconcile_helpers import outcomes as found
+from reconcile_helpers import reconcile_text as run
 from rgt.evidence.reconcile.blocks import Table
 from rgt.evidence.reconcile.markdown import markdown_blocks
-
-
-def claim(exp: str, variant: str, metric: str, value: float, aliases: list[str],
-          **extra) -> dict:
-    return {"id": f"{exp}/{variant}/{metric}/test", "metric": metric, "exp_id": exp,
-            "variant": variant, "split": "test", "direction": "higher", "value": value,
-            "aliases": aliases, "unit": "%", **extra}
-
-
-def run(tmp_path, claims: list[dict], text: str) -> dict:
-    path = tmp_path / "README.md"
-    path.write_text(text, encoding="utf-8")
-    return reconcile(claims, [path], {}, "EVIDENCE.json")
-
-
-def found(report: dict, status: str = "drift") -> set[tuple[str, int, str]]:
-    return {(item["claim"].split("/")[1], item["line"], item["found"])
-            for item in report[status]}
-
 
 HTML = """\
 Linear probe results:

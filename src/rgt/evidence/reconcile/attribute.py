@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from rgt.evidence.reconcile.aliases import alias_sets, aliased, baseline_row, pinned_facets
+from rgt.evidence.reconcile.aliases import aliased, baseline_row, pinned_facets
 from rgt.evidence.reconcile.facets import Facet, decide, excluded, named_values, respectively
 from rgt.evidence.reconcile.names import is_comparison, metric_unit
+from rgt.evidence.reconcile.runs import about_all, aggregated, in_scope, single_runs
 from rgt.evidence.reconcile.sites import Site
 from rgt.evidence.reconcile.statistics import Part, Statement, only_filler
 from rgt.evidence.reconcile.vocabulary import BASELINE, OTHER, Vocabulary
@@ -188,19 +189,6 @@ def unit_of(statement: Statement) -> str:
     return next((word[5:] for word in statement.form if word.startswith("unit:")), "")
 
 
-AGGREGATE = re.compile(r"\b(?:means?|averages?|averaged|std|standard deviation)\b|\u00b1",
-                       re.IGNORECASE)
-
-
-def about_all(site: Site, statement: Statement, facets: dict[str, Facet]) -> bool:
-    """``All numbers are means over 3 seeds``: a seed count naming no variant or metric, in a
-    clause about how the results are aggregated, is every (still consistent) claim's."""
-    sentence = site.levels[1].text if len(site.levels) > 1 else ""
-    named = any(facets[name].strong for name in ("metric", "variant") if name in facets)
-    return (statement.part("seeds") is not None and not named and not site.in_table
-            and AGGREGATE.search(sentence) is not None)
-
-
 def inside_a_name(site: Site, vocabulary: Vocabulary) -> bool:
     """A number that is part of a name (``GPT-2 (124M)``, ``SWA 1.5 Budgets``): looked for in
     its cell, or its sentence (a clause ends at the name's parenthesis)."""
@@ -208,16 +196,6 @@ def inside_a_name(site: Site, vocabulary: Vocabulary) -> bool:
     if level is None or level.anchor is None:
         return False
     return any(hit.start <= level.anchor < hit.end for hit in vocabulary.find(level.text))
-
-
-def in_scope(site: Site, claims: list[dict], vocabulary: Vocabulary) -> list[dict]:
-    """``claims`` narrowed by each alias of the text around (sentence, paragraph, headings)
-    where that leaves any: ``mean of 5 runs`` under ``### ResNet18`` is about ResNet18's."""
-    kept = {claim["id"] for claim in claims}
-    for level in site.levels[1:]:
-        for named in alias_sets(level.text, vocabulary):
-            kept = kept & named if kept & named else kept
-    return [claim for claim in claims if claim["id"] in kept]
 
 
 def _no_claims(site: Site, statement: Statement, facets: dict[str, Facet]) -> bool:
@@ -251,6 +229,7 @@ def attribute(site: Site, claims: list[dict],
     it is no claim's number."""
     if excluded(site) or inside_a_name(site, vocabulary):
         return None
+    claims = single_runs(site, claims)
     pinned = aliased(site, vocabulary)
     if pinned is not None and not pinned:
         return None  # a table's aliases that name no claim in common
@@ -266,7 +245,7 @@ def attribute(site: Site, claims: list[dict],
         facets = {name: facet for name, facet in facets.items()
                   if name in ("split", "exp") and facet.tier in ("clause", "sentence")}
         claims = in_scope(site, consistent(claims, facets, None), vocabulary)
-        return statement, Attribution(claims, [], True, facets)
+        return statement, Attribution(aggregated(claims, statement), [], True, facets)
     if statement is None or _no_claims(site, statement, facets):
         return None
     wanted = kinds(site, statement, facets, vocabulary) if statement.part("value") else None

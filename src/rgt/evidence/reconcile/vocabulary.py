@@ -48,6 +48,8 @@ ROLES = {"low": ["ci low", "ci lower", "lower", "low", "lo", "ci lo", "lower bou
          "seeds": ["seeds", "n seeds", "# seeds", "#seeds", "num seeds", "runs", "n runs",
                    "seed count"],
          "spread": ["spread"]}
+# Words holding a split's name that name no split: "pre-training" is a stage, not the train set.
+STAGES = ["pre train", "pre training", "pre trained"]
 DIFFERENCE = ["difference", "diff", "delta", "\u0394", "gain", "improvement", "change", "effect",
               "lift"]
 BASELINE = "@baseline"  # the word "baseline": the baseline of the comparisons in scope
@@ -171,4 +173,6 @@ def base_vocabulary() -> Vocabulary:
     for phrase in DIFFERENCE:
         vocabulary.add(phrase, "kind", "difference")
     vocabulary.add("baseline", "variant", BASELINE)
+    for phrase in STAGES:
+        vocabulary.add(phrase, "stage", phrase)
     return vocabulary
