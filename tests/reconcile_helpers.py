@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from functools import cache
@@ -68,6 +69,20 @@ def _relative(item: dict, copy: str) -> tuple:
     return file, item["line"], item["claim"], item["found"]
 
 
+def changed_lines(clean_root: Path, drifted_root: Path) -> set[tuple[str, int]]:
+    """``(file, line)`` of every line the drifted copy changes; lines added or removed fail."""
+    changed = set()
+    for clean in clean_root.rglob("*"):
+        if clean.is_file():
+            name = clean.relative_to(clean_root).as_posix()
+            drifted = (drifted_root / name).read_text().splitlines()
+            matcher = difflib.SequenceMatcher(a=clean.read_text().splitlines(), b=drifted)
+            for tag, _, _, start, end in matcher.get_opcodes():
+                assert tag in ("equal", "replace"), f"{name}: lines added or removed"
+                changed |= {(name, line + 1) for line in range(start, end) if tag == "replace"}
+    return changed
+
+
 def places(copy: str) -> int:
     """Every number written in a copy of the corpus (each a place a careless reader flags)."""
     return sum(len(NUMBER.findall(path.read_text(encoding="utf-8")))
@@ -93,3 +108,94 @@ def score_corpus() -> dict:
             "numbers_clean": places("clean"), "matched_clean": len(clean["matched"]),
             "numbers_not_drifted": places("drifted") - len(key), "classes": classes,
             "documents": len(clean["files"]), "clean_exit": 0 if clean["ok"] else 1}
+
+
+REAL = Path(__file__).parent / "data" / "reconcile_real"
+
+
+def real_projects(part: str) -> list[Path]:
+    """The projects of one part (``dev`` or ``heldout``) of the real-document corpus."""
+    return sorted(path.parent for path in (REAL / part).glob("*/EVIDENCE.json"))
+
+
+def real_report(project: Path, copy: str) -> dict:
+    """The reconcile report of one copy of a real project: its EVIDENCE.json, no claims file
+    (the evidence's aliases are all the names there are)."""
+    claims = json.loads((project / "EVIDENCE.json").read_text())["claims"]
+    documents = sorted(path for path in (project / copy).rglob("*") if path.is_file())
+    return reconcile(claims, documents, {}, str(project / "EVIDENCE.json"))
+
+
+def _where(project: Path, copy: str, item: dict) -> tuple[str, str, int]:
+    file = Path(item["file"]).relative_to(project / copy).as_posix()
+    return project.name, file, item["line"]
+
+
+def _hit(place: tuple, claim: str, found: set[tuple]) -> bool:
+    """Whether a drift was reported at ``place`` for ``claim`` (``*``: for any claim)."""
+    return any(f[:3] == place and claim in ("*", f[3]) for f in found)
+
+
+def score_real(part: str) -> dict:
+    """Recall on the planted drifts of one part of the real corpus, the drifts its sources
+    already had (found in both copies), false reports on both copies, and how many of the
+    annotated claim numbers of the clean copies were checked at all."""
+    score = {"projects": [], "planted": 0, "found": 0, "missed": [], "known": 0,
+             "known_found": 0, "false_reports_drifted": [], "false_reports_clean": [],
+             "sites": 0, "sites_checked": 0, "documents": 0}
+    for project in real_projects(part):
+        _score_project(project, score)
+    score["recall"] = score["found"] / score["planted"] if score["planted"] else 1.0
+    score["clean_exit"] = 0 if not any(item[0] == "drift" for item in
+                                       score["false_reports_clean"]) else 1
+    return score
+
+
+def _score_project(project: Path, score: dict) -> None:
+    key = yaml.safe_load((project / "expected.yaml").read_text())
+    sites = yaml.safe_load((project / "sites.yaml").read_text())["sites"]
+    planted = [(project.name, d["file"], d["line"], d["claim"]) for d in key["drifts"]]
+    known = [(project.name, k["file"], k["line"], k["claim"]) for k in key["known"]]
+    score["projects"].append(project.name)
+    for copy in ("drifted", "clean"):
+        report = real_report(project, copy)
+        found = {(*_where(project, copy, d), d["claim"]) for d in report["drift"]}
+        expected = planted + known if copy == "drifted" else known
+        false = [("drift", *f) for f in sorted(found) if not any(
+            f[:3] == e[:3] and e[3] in ("*", f[3]) for e in expected)]
+        false += [("unmapped", *_where(project, copy, u)) for u in report["unmapped"]]
+        score[f"false_reports_{copy}"] += false
+        score["known"] += len(known)
+        score["known_found"] += sum(_hit(k[:3], k[3], found) for k in known)
+        if copy == "drifted":
+            hits = [p for p in planted if _hit(p[:3], p[3], found)]
+            score["planted"] += len(planted)
+            score["found"] += len(hits)
+            score["missed"] += [p for p in planted if p not in hits]
+        else:
+            checked = {(*_where(project, copy, m), m["claim"]) for m in report["matched"]}
+            score["sites"] += len(sites)
+            score["sites_checked"] += sum(_hit((project.name, s["file"], s["line"]), s["claim"],
+                                               checked) for s in sites)
+            score["documents"] += len(report["files"])
+
+
+def alias_claim(exp: str, variant: str, metric: str, value: float, aliases: list[str],
+                **extra) -> dict:
+    """A claim named only by its aliases, in percent (as the real corpus's evidences are)."""
+    return {"id": f"{exp}/{variant}/{metric}/test", "metric": metric, "exp_id": exp,
+            "variant": variant, "split": "test", "direction": "higher", "value": value,
+            "aliases": aliases, "unit": "%", **extra}
+
+
+def reconcile_text(tmp_path: Path, claims: list[dict], text: str, name: str = "README.md") -> dict:
+    """The reconcile report of ``text`` as one document, with no claims file."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return reconcile(claims, [path], {}, "EVIDENCE.json")
+
+
+def outcomes(report: dict, status: str = "drift") -> set[tuple[str, int, str]]:
+    """``(variant, line, found)`` of every item of ``status``."""
+    return {(item["claim"].split("/")[1], item["line"], item["found"])
+            for item in report[status]}

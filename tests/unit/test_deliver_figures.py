@@ -198,13 +198,15 @@ def test_points_and_intervals_may_zoom_so_a_small_gap_is_visible():
 def test_the_difference_panel_shows_verify_interval_and_verdict():
     difference = {"candidate": "dropout", "baseline": "baseline", "diff": 0.015,
                   "ci_low": -0.004, "ci_high": 0.034, "verdict": "underpowered",
-                  "test": "Welch t"}
+                  "test": "Welch t", "metric": "accuracy", "split": "test",
+                  "direction": "higher"}
     rendered = render_figure(rows(), SPEC, [difference])
     assert rendered.png != render_figure(rows(), SPEC).png
     figure = new_figure()
     draw_chart(figure, bars_from_rows(rows()), SPEC, [difference])
     title = figure._suptitle.get_text()
-    assert "+1.50 pp, 95% CI [-0.40 pp, +3.40 pp] (Welch t): underpowered" in title
+    assert ("dropout − baseline = +1.50 pp test accuracy (better: higher is better)\n"
+            "95% CI [-0.40 pp, +3.40 pp] (Welch t): underpowered") in title
     assert len(figure.axes) == 2 and rendered.facts["clipped_text"] == []
 
 

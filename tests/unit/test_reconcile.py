@@ -203,3 +203,11 @@ def test_bad_input_is_a_message_with_a_fix_never_a_traceback(
     assert main(["reconcile", *argv]) == 1
     err = capsys.readouterr().err
     assert message in err and "fix:" in err and "Traceback" not in err, case
+
+
+def test_the_readme_quotes_the_committed_evidence(monkeypatch, capsys):
+    """The README's example results (and its verify line) are checked as a user's would be."""
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    code, report = run_json(capsys, "--docs", "README.md")
+    assert (code, report["drift"], report["unmapped"]) == (0, [], [])
+    assert len(report["matched"]) >= 15

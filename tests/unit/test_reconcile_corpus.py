@@ -5,9 +5,7 @@ appendix, slides, a results CSV and lab notes, in a clean copy and a copy with p
 
 from __future__ import annotations
 
-import difflib
-
-from reconcile_helpers import CORPUS, planted, score_corpus
+from reconcile_helpers import CORPUS, changed_lines, planted, score_corpus
 
 CLASSES = {"table cell (Markdown)", "table cell (LaTeX tabular)", "CSV cell", "± spread",
            "nearby metric", "CI bound", "confidence level", "seed count", "baseline"}
@@ -30,13 +28,5 @@ def test_the_corpus_is_big_enough_to_mean_something():
 
 
 def test_the_answer_key_lists_exactly_the_lines_where_the_copies_differ():
-    changed = set()
-    for clean in (CORPUS / "clean").rglob("*"):
-        if clean.is_file():
-            name = clean.relative_to(CORPUS / "clean").as_posix()
-            drifted = (CORPUS / "drifted" / name).read_text().splitlines()
-            matcher = difflib.SequenceMatcher(a=clean.read_text().splitlines(), b=drifted)
-            for tag, _, _, start, end in matcher.get_opcodes():
-                assert tag in ("equal", "replace"), f"{name}: lines added or removed"
-                changed |= {(name, line + 1) for line in range(start, end) if tag == "replace"}
+    changed = changed_lines(CORPUS / "clean", CORPUS / "drifted")
     assert changed == {(item["file"], item["line"]) for item in planted()}

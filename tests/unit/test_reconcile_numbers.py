@@ -73,8 +73,9 @@ def test_a_quantity_in_a_unit_a_metric_may_be_measured_in_carries_its_unit():
 
 
 @pytest.mark.parametrize(("text", "form"), [
-    ("improves accuracy by 0.94", {"difference", "better"}),
-    ("lowers ECE by 1.07 pp", {"difference", "down"}),
+    ("improves accuracy by 0.94", {"difference", "better", "word:improves"}),
+    ("lowers ECE by 1.07 pp", {"difference", "down", "word:lowers"}),
+    ("a test loss 0.081 higher", {"difference", "up", "word:higher"}),
     ("a difference of −0.0062", {"difference", "signed"}),
     ("from 95.18% to", {"from"}),
     ("reaches 96.13%", set()),

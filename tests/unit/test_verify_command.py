@@ -55,7 +55,8 @@ def test_full_cli_defaults_and_missing_runs(tmp_path, monkeypatch, capsys):
     make_runs(tmp_path)
     assert main(["verify"]) == 0
     printed = capsys.readouterr().out
-    assert "exp: dropout vs baseline, accuracy (test):" in printed and "UNDERPOWERED" in printed
+    assert "exp: dropout − baseline = +10.00 pp test accuracy (better: higher is better)" \
+        in printed and "UNDERPOWERED" in printed
     assert (tmp_path / "verify" / "report.json").is_file()
     assert (tmp_path / "verify" / "report.md").is_file()
 

@@ -3,10 +3,11 @@
 Left panel: each seed's value as a dot and, per variant, the mean with its 95% Student-t
 interval where it has more than one seed — points and intervals on an axis zoomed to the data,
 so a gap of half a point is visible (bars from 0 to 1 hid it). Right panel, when the verify
-report compares variants on this metric: each candidate's difference from the baseline with its
-95% interval against a zero line, as verify tested it. Proportions (accuracy) are drawn in
-percent. Rendering also collects the facts the pixel gate checks that cannot be read back from
-pixels: glyph warnings, error bars, bars and their floor, and text drawn outside the canvas.
+report compares variants on this metric: each candidate's difference from the baseline
+(candidate − baseline, in the metric's own direction) with its 95% interval against a zero
+line, as verify tested it. Proportions (accuracy) are drawn in percent. Rendering also
+collects the facts the pixel gate checks that cannot be read back from pixels: glyph warnings,
+error bars, bars and their floor, and text drawn outside the canvas.
 """
 
 from __future__ import annotations
@@ -26,8 +27,15 @@ from matplotlib.container import BarContainer, ErrorbarContainer
 from matplotlib.figure import Figure
 
 from rgt.deliver.spec import FigureSpec
-from rgt.verify.metric_kinds import format_difference, is_proportion
+from rgt.verify.metric_kinds import is_proportion
 from rgt.verify.stats import Summary, mean_interval
+from rgt.verify.wording import (
+    MINUS,
+    axis_label,
+    comparison_change,
+    difference_text,
+    interval_text,
+)
 
 FIGSIZE_INCHES = (6.4, 4.0)
 DPI = 150
@@ -121,15 +129,12 @@ def unit_scale(spec: FigureSpec) -> float:
 
 
 def figure_title(spec: FigureSpec, differences: list[dict]) -> str:
-    """The spec's title, and the first comparison's difference, interval and verdict."""
+    """The spec's title, and the first comparison's difference (which way it goes, in the
+    metric's own direction), interval and verdict."""
     if not differences:
         return spec.title
     d = differences[0]
-    interval = ("no interval" if d.get("ci_low") is None else
-                f"95% CI [{format_difference(spec.metric, d['ci_low'])}, "
-                f"{format_difference(spec.metric, d['ci_high'])}]")
-    diff = "n/a" if d.get("diff") is None else format_difference(spec.metric, d["diff"])
-    return (f"{spec.title}\n{d['candidate']} − {d['baseline']}: {diff}, {interval} "
+    return (f"{spec.title}\n{difference_text(d)}\n{interval_text(d)} "
             f"({d.get('test', 'none')}): {d['verdict']}")
 
 
@@ -148,20 +153,23 @@ def _draw_intervals(axes, xs: list[int], bars: list[Bar], scale: float) -> None:
 
 
 def _draw_differences(axes, differences: list[dict], spec: FigureSpec) -> None:
-    """Each candidate's difference from the baseline with its 95% interval, against 0."""
+    """Each candidate's difference from the baseline (candidate − baseline) with its 95%
+    interval, against 0."""
     scale = unit_scale(spec)
     axes.axhline(0.0, color="black", linewidth=0.8, linestyle="--", zorder=1)
     for x, d in enumerate(differences):
-        if d.get("diff") is None:
+        value, low, high = comparison_change(d)
+        if value is None:
             continue
-        yerr = (None if d.get("ci_low") is None else
-                [[scale * (d["diff"] - d["ci_low"])], [scale * (d["ci_high"] - d["diff"])]])
-        axes.errorbar([x], [scale * d["diff"]], yerr=yerr, fmt="o", color=DIFF_COLOR,
+        yerr = None if low is None else [[scale * (value - low)], [scale * (high - value)]]
+        axes.errorbar([x], [scale * value], yerr=yerr, fmt="o", color=DIFF_COLOR,
                       capsize=5, zorder=3)
-    axes.set_xticks(range(len(differences)), [f"{d['candidate']}\n− {d['baseline']}"
+    axes.set_xticks(range(len(differences)), [f"{d['candidate']}\n{MINUS} {d['baseline']}"
                                               for d in differences])
     axes.set_xlim(-0.6, len(differences) - 0.4)
-    axes.set_ylabel("difference, + = better" + (" (pp)" if scale == 100 else ""))
+    unit = "pp" if scale == 100 else spec.metric
+    axes.set_ylabel(axis_label(f"candidate {MINUS} baseline",
+                               differences[0].get("direction"), unit))
 
 
 def is_nonnegative(bars: list[Bar], spec: FigureSpec) -> bool:
@@ -275,11 +283,15 @@ def render_figure(rows: list[dict], spec: FigureSpec, differences: list[dict] = 
 
 def render_with(draw: Callable[[Figure], dict]) -> Rendered:
     """Encode what ``draw`` puts on a fresh figure (it returns the pixel gate's facts), with
-    the settings that make equal drawings equal bytes; every render message is collected."""
+    the settings that make equal drawings equal bytes; every render message is collected. The
+    title is also the files' ``Title`` metadata, so what a figure says can be read back."""
     with matplotlib.rc_context(RC_PARAMS), captured_messages() as messages:
         figure = new_figure()
         facts = draw(figure)
-        png, pdf = encode(figure, "png", PNG_METADATA), encode(figure, "pdf", PDF_METADATA)
+        title = {"Title": " ".join(figure._suptitle.get_text().split())} \
+            if figure._suptitle is not None else {}
+        png = encode(figure, "png", {**PNG_METADATA, **title})
+        pdf = encode(figure, "pdf", {**PDF_METADATA, **title})
     facts["render_messages"] = sorted(set(messages))
     return Rendered(png=png, pdf=pdf, facts=facts)
 

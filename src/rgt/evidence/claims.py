@@ -17,6 +17,7 @@ from rgt.deliver.disclosures import (
     variant_disclosures,
 )
 from rgt.deliver.inputs import DeliveryError
+from rgt.verify.wording import comparison_change, reading, subtraction
 
 EVIDENCE_SCHEMA = "rgt/evidence/v1"
 VERIFY_SCHEMA = "rgt/verify/v1"
@@ -109,14 +110,16 @@ def variant_claims(aggregate: dict, context: dict) -> list[dict]:
 
 
 def comparison_statement(comparison: dict) -> str:
-    """A sentence stating a comparison's difference, its 95% CI and its verdict."""
+    """A sentence stating a comparison's difference (candidate − baseline, which way it goes),
+    its 95% CI and its verdict."""
     c = comparison
-    interval = _format_interval(c["ci_low"], c["ci_high"])
+    value, low, high = comparison_change(c)
+    interval = _format_interval(low, high)
     test = c.get("test") or "percentile bootstrap"  # reports before the t tests had none
     return (
-        f"{c['candidate']} vs {c['baseline']} on {c['exp_id']}: {c['split']} {c['metric']} "
-        f"difference {_signed(c['diff'])} (positive = better; 95% CI {interval}, {test}, "
-        f"{c['n_baseline']} vs {c['n_candidate']} seeds), verdict: {c['verdict']}"
+        f"{subtraction(c['candidate'], c['baseline'])} on {c['exp_id']} = {_signed(value)} "
+        f"{c['split']} {c['metric']} ({reading(value, c['direction'])}; 95% CI {interval}, "
+        f"{test}, {c['n_baseline']} vs {c['n_candidate']} seeds), verdict: {c['verdict']}"
     )
 
 
@@ -148,9 +151,12 @@ def comparison_disclosures(claim: str, comparison: dict, findings: list[dict]) -
 
 
 def comparison_claim(comparison: dict, context: dict) -> dict:
-    """The claim for one verify comparison: value = diff, variance = its 95% CI."""
+    """The claim for one verify comparison: value = diff (positive = better), variance = its
+    95% CI; ``difference`` is candidate − baseline in the metric's own direction (with its
+    interval, and ``reading`` says which way that is: ``worse: lower is better``)."""
     _require_comparison_fields(comparison, context["verify_source"])
     c, identity = comparison, comparison_claim_id(comparison)
+    value, low, high = comparison_change(c)
     return {
         "id": identity,
         "statement": comparison_statement(c),
@@ -163,6 +169,9 @@ def comparison_claim(comparison: dict, context: dict) -> dict:
         "split": c["split"],
         "direction": c["direction"],
         "value": c["diff"],
+        "difference": value,
+        "difference_ci95": [low, high],
+        "reading": reading(value, c["direction"]),
         "n": min(c["n_baseline"], c["n_candidate"]),
         "n_baseline": c["n_baseline"],
         "n_candidate": c["n_candidate"],

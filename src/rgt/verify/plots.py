@@ -1,6 +1,6 @@
-"""One small PNG per comparison: the seeds of both variants, and the difference with its 95%
-interval against zero — on axes zoomed to the data so a 0.6-point gap is visible, in the
-metric's unit (percent for accuracy)."""
+"""One small PNG per comparison: the seeds of both variants, and the difference (candidate −
+baseline, as its title says which way it goes) with its 95% interval against zero — on axes
+zoomed to the data so a 0.6-point gap is visible, in the metric's unit (percent for accuracy)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,16 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from rgt.verify.compare import Comparison
-from rgt.verify.metric_kinds import format_difference, is_proportion
+from rgt.verify.metric_kinds import is_proportion
 from rgt.verify.stats import Summary, mean_interval
+from rgt.verify.wording import (
+    MINUS,
+    axis_label,
+    comparison_change,
+    difference_text,
+    interval_text,
+    subtraction,
+)
 
 DOT_SPREAD = 0.08
 MEAN_OFFSET = 0.25
@@ -26,7 +34,17 @@ def plot_filename(comparison: Comparison) -> str:
 
 
 def render_plot(comparison: Comparison) -> bytes:
-    """The comparison's plot as PNG bytes (Agg, no pyplot state, no timestamp metadata)."""
+    """The comparison's plot as PNG bytes (Agg, no pyplot state, no timestamp metadata); its
+    title is also the PNG's ``Title`` text, so what it says can be read back."""
+    figure = draw_plot(comparison)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", metadata={"Software": None,
+                                                    "Title": " ".join(title(comparison).split())})
+    return buffer.getvalue()
+
+
+def draw_plot(comparison: Comparison) -> Figure:
+    """The comparison's figure: the seeds of both variants, and the difference against 0."""
     figure = Figure(figsize=(6.4, 3.4), dpi=100)
     seeds_axes, diff_axes = figure.subplots(1, 2, width_ratios=[2, 1])
     scale = 100.0 if is_proportion(comparison.metric) else 1.0
@@ -34,22 +52,15 @@ def render_plot(comparison: Comparison) -> bytes:
     _draw_difference(diff_axes, comparison, scale)
     figure.suptitle(title(comparison), fontsize=9)
     figure.tight_layout()
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", metadata={"Software": None})
-    return buffer.getvalue()
+    return figure
 
 
 def title(comparison: Comparison) -> str:
-    """``verdict: diff [CI] (test, n)`` in the metric's unit."""
-    c = comparison
-    if c.ci_low is None:
-        interval = "no interval"
-    else:
-        interval = (f"95% CI [{format_difference(c.metric, c.ci_low)}, "
-                    f"{format_difference(c.metric, c.ci_high)}]")
-    diff = "n/a" if c.diff is None else format_difference(c.metric, c.diff)
-    return (f"{c.verdict}: {c.candidate} − {c.baseline} = {diff}, {interval}\n"
-            f"({c.method}, n = {c.base.n}/{c.cand.n})")
+    """``verdict: cand − base = change metric (worse: lower is better)`` and, below, the 95%
+    interval of the change, the test and the seed counts (``rgt.verify.wording``)."""
+    c = comparison.to_dict()
+    return (f"{c['verdict']}: {difference_text(c)}\n"
+            f"{interval_text(c)} ({c['test']}, n = {c['n_baseline']}/{c['n_candidate']})")
 
 
 def _draw_seeds(axes, comparison: Comparison, scale: float) -> None:
@@ -85,13 +96,13 @@ def _draw_variant(axes, x: int, summary: Summary, scale: float) -> None:
 
 def _draw_difference(axes, comparison: Comparison, scale: float) -> None:
     axes.axhline(0.0, color="black", linewidth=0.8, linestyle="--", zorder=1)
-    if comparison.diff is not None:
-        low, high = comparison.ci_low, comparison.ci_high
-        yerr = None if low is None else [[scale * (comparison.diff - low)],
-                                         [scale * (high - comparison.diff)]]
-        axes.errorbar([0], [scale * comparison.diff], yerr=yerr, fmt="o", color="tab:red",
+    value, low, high = comparison_change(comparison.to_dict())
+    if value is not None:
+        yerr = None if low is None else [[scale * (value - low)], [scale * (high - value)]]
+        axes.errorbar([0], [scale * value], yerr=yerr, fmt="o", color="tab:red",
                       capsize=5, zorder=3)
-    axes.set_xticks([0], [f"{comparison.candidate}\n− {comparison.baseline}"])
+    what = subtraction(comparison.candidate, comparison.baseline)
+    axes.set_xticks([0], [f"{comparison.candidate}\n{MINUS} {comparison.baseline}"])
     axes.set_xlim(-0.6, 0.6)
-    unit = "pp" if scale == 100.0 else "metric units"
-    axes.set_ylabel(f"difference, + = better ({unit})", fontsize=8)
+    unit = "pp" if scale == 100.0 else comparison.metric
+    axes.set_ylabel(axis_label(what, comparison.direction, unit), fontsize=8)

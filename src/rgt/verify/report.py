@@ -15,10 +15,11 @@ from rgt.verify.plots import plot_filename, render_plot
 from rgt.verify.settings import DEFAULT_MIN_EFFECT, MULTIPLICITY_NAMES
 from rgt.verify.stats import ALPHA, POWER
 from rgt.verify.summary import verdict_line
+from rgt.verify.wording import comparison_change, reading
 
 PLOTS_DIR = "plots"
 TABLE_HEADER = ("| experiment | comparison | metric (split) | n base/cand "
-                "| baseline mean ± std | candidate mean ± std | diff (+ = better) | 95% CI "
+                "| baseline mean ± std | candidate mean ± std | candidate − baseline | 95% CI "
                 "| test | p (adjusted) | power at min effect | verdict | plot |")
 
 
@@ -64,11 +65,19 @@ def _comparison_table(comparisons: tuple[Comparison, ...], links: dict[str, str]
     for c in comparisons:
         cells = (c.exp_id, f"{c.candidate} vs {c.baseline}", f"{c.metric} ({c.split})",
                  f"{c.base.n}/{c.cand.n}", _mean_std(c.base.mean, c.base.std),
-                 _mean_std(c.cand.mean, c.cand.std), _number(c.diff, signed=True),
-                 _interval(c.ci_low, c.ci_high), _test_cell(c), _p_cell(c), _power_cell(c),
+                 _mean_std(c.cand.mean, c.cand.std), *_change_cells(c), _test_cell(c),
+                 _p_cell(c), _power_cell(c),
                  f"**{c.verdict}**", f"[png]({links[c.claim_id]})" if c.claim_id in links else "")
         rows.append("| " + " | ".join(_cell(cell) for cell in cells) + " |")
     return rows
+
+
+def _change_cells(c: Comparison) -> tuple[str, str]:
+    """The change (candidate − baseline, with which way it goes) and its 95% interval."""
+    value, low, high = comparison_change(c.to_dict())
+    if value is None:
+        return "–", "–"
+    return f"{_number(value, signed=True)} ({reading(value, c.direction)})", _interval(low, high)
 
 
 def _test_cell(c: Comparison) -> str:
@@ -109,10 +118,12 @@ def _method_notes(audit: Audit) -> list[str]:
     settings = audit.settings
     declared = ", ".join(f"{metric} {rule}" for metric, rule in sorted(
         settings.min_effects.items())) or "none declared"
-    test = ("- diff = candidate − baseline, sign flipped for lower-is-better metrics. Test and "
-            "95% interval: " + ("a paired t over the seeds both variants ran (seeds paired by "
-                                "design), else Welch's t; " if settings.pairing == "paired"
-                                else "Welch's t (unequal variances, seeds not paired); ") +
+    paired = ("a paired t over the seeds both variants ran (seeds paired by design), else "
+              "Welch's t; " if settings.pairing == "paired"
+              else "Welch's t (unequal variances, seeds not paired); ")
+    test = ("- The difference is candidate − baseline in the metric's unit, read against its "
+            "direction (better/worse); report.json's `diff` flips it for lower-is-better "
+            "metrics so that + = better. Test and 95% interval: " + paired +
             "chosen over the bootstrap because they hold their level at 2–10 seeds "
             "(docs/verify-statistics.md).")
     family = (f"- Multiple comparisons: the comparisons of one experiment form a family, "

@@ -7,23 +7,19 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rgt.verify.metric_kinds import format_difference
+from rgt.verify.wording import difference_text, interval_text
 
 
 def verdict_line(comparison: dict) -> str:
-    """``exp: cand vs base, metric (split): diff [95% CI] (test, n, p) -> VERDICT — reason``."""
-    c, metric = comparison, comparison["metric"]
-    head = f"{c['exp_id']}: {c['candidate']} vs {c['baseline']}, {metric} ({c['split']})"
-    if c.get("diff") is None:
-        estimate = "no estimate"
-    elif c.get("ci_low") is None:
-        estimate = f"{format_difference(metric, c['diff'])}, no interval"
-    else:
-        estimate = (f"{format_difference(metric, c['diff'])}, 95% CI "
-                    f"[{format_difference(metric, c['ci_low'])}, "
-                    f"{format_difference(metric, c['ci_high'])}]")
+    """``exp: cand − base = diff metric (worse: lower is better), 95% CI [..] (test, n) ->
+    VERDICT: reason``, the difference in the metric's own direction (``rgt.verify.wording``)."""
+    c = comparison
+    estimate = difference_text(c)
+    if c.get("diff") is not None:
+        estimate += f", {interval_text(c)}"
     test = f"{c.get('test', 'none')}, n = {c['n_baseline']}/{c['n_candidate']}"
-    return f"{head}: {estimate} ({test}) -> {c['verdict'].upper()}: {c.get('reason', '')}"
+    return (f"{c['exp_id']}: {estimate} ({test}) -> {c['verdict'].upper()}: "
+            f"{c.get('reason', '')}")
 
 
 def report_lines(report_path: str | Path) -> list[str]:

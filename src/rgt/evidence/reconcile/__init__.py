@@ -4,9 +4,11 @@ Reading order, one module each: ``documents`` picks a reader per format (``markd
 ``latex`` with ``tabular``, ``csvdoc``), each yielding ``blocks`` (paragraphs, tables);
 ``sites`` (prose) and ``tables`` place each statement — ``statistics``: a value with its ±
 spread, CI and confidence level, or a seed count; ``numbers``: how a number is written — among
-the text around it; ``facets`` reads the names there (``vocabulary``, the project's ``names``),
-``attribute`` turns them into the claims the statement may be about, ``check`` compares and
-``report`` collects. The rules, with examples: docs/reconcile.md.
+the text around it; ``facets`` reads the names there (``vocabulary``, the project's ``names``;
+``aliases``: the claims a table's aliases pin down), ``attribute`` turns them into the claims
+the statement may be about, ``check`` compares (``reading``: how a difference is stated,
+``direction``: the words that say which way) and ``report`` collects. The rules, with
+examples: docs/reconcile.md.
 """
 
 from rgt.evidence.reconcile.report import public, reconcile, require_claims

@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from rgt.evidence.reconcile.aliases import aliased, baseline_row, pinned_facets
 from rgt.evidence.reconcile.facets import Facet, decide, excluded, named_values, respectively
 from rgt.evidence.reconcile.names import is_comparison, metric_unit
+from rgt.evidence.reconcile.runs import about_all, aggregated, in_scope, single_runs
 from rgt.evidence.reconcile.sites import Site
 from rgt.evidence.reconcile.statistics import Part, Statement, only_filler
 from rgt.evidence.reconcile.vocabulary import BASELINE, OTHER, Vocabulary
@@ -43,8 +45,11 @@ def named_difference(site: Site, vocabulary: Vocabulary) -> bool:
 
 def kinds(site: Site, statement: Statement, facets: dict[str, Facet],
           vocabulary: Vocabulary) -> set[str]:
-    """``{"difference"}`` or ``{"level"}`` (a ``−`` alone: either, if a mean is negative)."""
+    """``{"difference"}`` or ``{"level"}`` (a ``−`` alone: either, if a mean is negative);
+    ``{"ratio"}`` for ``3× fewer``, which only a relative change may state."""
     form = statement.form
+    if "ratio" in form:
+        return {"ratio"}
     if "difference" in form or "kind" in facets or named_difference(site, vocabulary):
         return {"difference"}
     if "signed" in form and statement.parts[0].number.sign == "-":
@@ -90,7 +95,9 @@ def _of_kind(claims: list[dict], wanted: set[str]) -> list[dict]:
         if claim.get("value") is None:
             continue  # a comparison verify could not compute states no number
         if is_comparison(claim):
-            keep += [claim] if "difference" in wanted else []
+            relative_only = "ratio" in wanted
+            keep += [claim] if "difference" in wanted or (
+                relative_only and claim.get("relative")) else []
         elif "level" in wanted or ("negative level" in wanted and (claim.get("value") or 0) < 0):
             keep.append(claim)
     return keep
@@ -174,7 +181,7 @@ def retype(site: Site, facets: dict[str, Facet]) -> Statement | None:
     role = _table_role(site, facets, integer) if site.in_table else _prose_role(facets)
     if role:
         return replace(statement, parts=(Part(role, value.number),), form=frozenset())
-    return None if integer else statement
+    return None if integer and "ratio" not in statement.form else statement
 
 
 def unit_of(statement: Statement) -> str:
@@ -182,17 +189,13 @@ def unit_of(statement: Statement) -> str:
     return next((word[5:] for word in statement.form if word.startswith("unit:")), "")
 
 
-AGGREGATE = re.compile(r"\b(?:means?|averages?|averaged|std|standard deviation)\b|\u00b1",
-                       re.IGNORECASE)
-
-
-def about_all(site: Site, statement: Statement, facets: dict[str, Facet]) -> bool:
-    """``All numbers are means over 3 seeds``: a seed count naming no variant or metric, in a
-    clause about how the results are aggregated, is every (still consistent) claim's."""
-    sentence = site.levels[1].text if len(site.levels) > 1 else ""
-    named = any(facets[name].strong for name in ("metric", "variant") if name in facets)
-    return (statement.part("seeds") is not None and not named and not site.in_table
-            and AGGREGATE.search(sentence) is not None)
+def inside_a_name(site: Site, vocabulary: Vocabulary) -> bool:
+    """A number that is part of a name (``GPT-2 (124M)``, ``SWA 1.5 Budgets``): looked for in
+    its cell, or its sentence (a clause ends at the name's parenthesis)."""
+    level = next((level for level in site.levels if level.tier in ("cell", "sentence")), None)
+    if level is None or level.anchor is None:
+        return False
+    return any(hit.start <= level.anchor < hit.end for hit in vocabulary.find(level.text))
 
 
 def _no_claims(site: Site, statement: Statement, facets: dict[str, Facet]) -> bool:
@@ -210,19 +213,39 @@ def _no_claims(site: Site, statement: Statement, facets: dict[str, Facet]) -> bo
             or (site.in_table and variant is None) or (seeds and not strong) or bool(wrong_unit))
 
 
+def with_pinned(facets: dict[str, Facet], pinned: dict[str, Facet]) -> dict[str, Facet]:
+    """The facets a table cell's aliases pin down, under those the text around names; the
+    experiment they pin beats one only the caption or headings name (``ImageNet`` above a row
+    ``ResNet-101 + CutMix``, an experiment of its own). A metric named there still wins: it
+    says what the table's numbers are (``Fooling rates``)."""
+    weak = {name for name, facet in facets.items() if name == "exp" and not facet.strong}
+    return {**pinned, **{name: facet for name, facet in facets.items()
+                         if name not in weak or name not in pinned}}
+
+
 def attribute(site: Site, claims: list[dict],
               vocabulary: Vocabulary) -> tuple[Statement, Attribution] | None:
     """The statement (retyped by its words or header) and its candidate claims; None when
     it is no claim's number."""
-    if excluded(site):
+    if excluded(site) or inside_a_name(site, vocabulary):
         return None
+    claims = single_runs(site, claims)
+    pinned = aliased(site, vocabulary)
+    if pinned is not None and not pinned:
+        return None  # a table's aliases that name no claim in common
     paired = respectively(site, vocabulary)
     facets = {**decide(site, vocabulary), **paired}
+    if pinned:
+        if "variant" not in facets:
+            pinned = baseline_row(site, pinned, claims, vocabulary)
+        facets = with_pinned(facets, pinned_facets(pinned, claims))
+        claims = [claim for claim in claims if claim["id"] in pinned]
     statement = retype(site, facets)
     if statement is not None and about_all(site, statement, facets):
         facets = {name: facet for name, facet in facets.items()
                   if name in ("split", "exp") and facet.tier in ("clause", "sentence")}
-        return statement, Attribution(consistent(claims, facets, None), [], True, facets)
+        claims = in_scope(site, consistent(claims, facets, None), vocabulary)
+        return statement, Attribution(aggregated(claims, statement), [], True, facets)
     if statement is None or _no_claims(site, statement, facets):
         return None
     wanted = kinds(site, statement, facets, vocabulary) if statement.part("value") else None

@@ -1,13 +1,14 @@
 """Whether a statement states its claim: the value, and what qualifies it.
 
-The value is the claim's mean (a variant) or difference (a comparison; positive = better, as
-``rgt verify`` orients it). A difference written without a sign is compared by magnitude, or
-with the sign its words give (``improves by``, ``lowers … by`` for a lower-is-better metric); a
-lower-is-better difference may be written either way round (``ECE −1.1 pp`` or ``+1.1 pp``).
+The value is the claim's mean (a variant) or difference (a comparison). A signed difference is
+candidate − baseline in the metric's own direction (``rgt.verify.wording``), or positive =
+better where the document says so (``direction``); an unsigned one is compared by magnitude,
+and the word that gives it a direction (``lowers … by``, ``improves … by``) must say the right
+way — a wrong sign or a wrong word is drift, and its fix corrects the sign or the word.
 A spread (``± s``) is the claim's std (or s.e.m. = std/√n when the text says so; the CI's
-half-width for a comparison); CI bounds and the confidence level (95%) are the comparison's;
-a seed count is the claim's n. When the value matches no candidate and exactly one claim is
-left, it is drift; several left is *unmapped* (a name is missing).
+half-width for a comparison); CI bounds (oriented like the value) and the confidence level
+(95%) are the comparison's; a seed count is the claim's n. When the value matches no candidate
+and exactly one claim is left, it is drift; several left is *unmapped* (a name is missing).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import math
 from dataclasses import dataclass
 
 from rgt.evidence.reconcile.attribute import Attribution
+from rgt.evidence.reconcile.direction import OPPOSITE, opposite_word
 from rgt.evidence.reconcile.names import is_comparison
 from rgt.evidence.reconcile.numbers import (
     MULTIPLIERS,
@@ -24,7 +26,9 @@ from rgt.evidence.reconcile.numbers import (
     rewrite,
     scales,
 )
+from rgt.evidence.reconcile.reading import ratio_reading, reading, relative_fits
 from rgt.evidence.reconcile.statistics import Part, Statement
+from rgt.verify.wording import change_interval
 
 CONFIDENCE = 0.95  # the evidence's comparison intervals are 95% CIs
 
@@ -51,30 +55,20 @@ def allowed_scales(number: Number, statement: Statement, unit: str) -> tuple[flo
     return scales(number, percent)
 
 
-def oriented_sign(form: frozenset[str], claim: dict) -> int | None:
-    """The sign a difference's words give it: ``better``/``worse``, or ``up``/``down`` read
-    against the metric's direction."""
-    higher = claim.get("direction") != "lower"
-    for word, sign in (("better", 1), ("worse", -1), ("up", 1 if higher else -1),
-                       ("down", -1 if higher else 1)):
-        if word in form:
-            return sign
-    return None
-
-
-def value_scale(part: Part, statement: Statement, claim: dict, unit: str) -> float | None:
-    """The scale at which the value part states ``claim``'s value, or None."""
-    number, allowed, value = part.number, allowed_scales(part.number, statement, unit), \
-        claim.get("value")
-    if not is_comparison(claim) or value is None:
-        return matching_scale(number, value, allowed)
-    if number.sign:
-        targets = [value, -value] if claim.get("direction") == "lower" else [value]
-        return next((s for t in targets if (s := matching_scale(number, t, allowed))), None)
-    sign = oriented_sign(statement.form, claim)
-    if sign is not None:
-        return matching_scale(number, sign * value, allowed)
-    return matching_scale(number, value, allowed, signed=False)
+def value_scale(part: Part, statement: Statement, claim: dict, unit: str,
+                oriented: bool = False) -> float | None:
+    """The scale at which the value part states ``claim``'s value, or None (also when its
+    direction word says the wrong way)."""
+    allowed = allowed_scales(part.number, statement, unit)
+    if not is_comparison(claim) or claim.get("value") is None:
+        return matching_scale(part.number, claim.get("value"), allowed)
+    if not relative_fits(statement, claim):
+        return None
+    if "ratio" in statement.form:
+        allowed = (1.0,)
+    read = reading(statement, claim, oriented)
+    scale = matching_scale(part.number, read.target, allowed, signed=read.signed)
+    return scale if read.agrees else None
 
 
 def _closest_scale(number: Number, value: float, allowed: tuple[float, ...]) -> float:
@@ -92,22 +86,32 @@ def fix_for(number: Number, value: float, statement: Statement, unit: str,
 
 
 def acceptable(part: Part, claim: dict, dispersion: frozenset[str],
-               mirrored: bool = False) -> list[float] | None:
+               orientation: str = "magnitude") -> list[float] | None:
     """What a spread, bound, level or seed-count part of ``claim`` may state (None: this
-    claim discloses nothing to check it against). ``mirrored``: the CI may be written the
-    other way round (a lower-is-better metric, or a difference stated as a magnitude)."""
+    claim discloses nothing to check it against). A comparison's bounds follow its value's
+    ``orientation``: the change's interval, the positive-is-better one, or either way round
+    for a difference stated as a magnitude."""
     variance = claim.get("variance") or {}
     kind, spread = variance.get("type"), variance.get("value")
     if part.role == "seeds":
         return [n for n in (claim.get("n"), claim.get("n_baseline"), claim.get("n_candidate"))
-                if n is not None]
+                if n is not None] or None
     if kind != "ci95" or not isinstance(spread, list) or None in spread:
         return _std_spread(part, claim, dispersion) if kind == "std" else None
     low, high = spread
-    either = mirrored or claim.get("direction") == "lower"
-    return {"level": [CONFIDENCE], "low": [low, -high] if either else [low],
-            "high": [high, -low] if either else [high],
+    if part.role in ("low", "high"):
+        return _bounds(claim, low, high, orientation)[part.role]
+    return {"level": [CONFIDENCE],
             "spread": None if dispersion & {"std", "sem"} else [(high - low) / 2]}[part.role]
+
+
+def _bounds(claim: dict, low: float, high: float, orientation: str) -> dict[str, list[float]]:
+    if orientation == "better":
+        return {"low": [low], "high": [high]}
+    change_low, change_high = change_interval(low, high, claim.get("direction"))
+    if orientation == "change":
+        return {"low": [change_low], "high": [change_high]}
+    return {"low": [change_low, -change_high], "high": [change_high, -change_low]}
 
 
 def _std_spread(part: Part, claim: dict, dispersion: frozenset[str]) -> list[float] | None:
@@ -135,13 +139,12 @@ def _found(part: Part) -> str:
 
 
 def satellites(statement: Statement, claim: dict, scale: float | None, unit: str,
-               dispersion: frozenset[str]) -> list[Outcome]:
+               dispersion: frozenset[str], orientation: str = "magnitude") -> list[Outcome]:
     """The spread, bounds and level of a statement checked against its value's claim."""
     outcomes = []
-    value = statement.part("value")
-    magnitude = value is not None and not value.number.sign and (claim.get("value") or 0) < 0
     for part in statement.parts:
-        values = acceptable(part, claim, dispersion, magnitude) if part.role != "value" else None
+        values = None if part.role == "value" else acceptable(part, claim, dispersion,
+                                                              orientation)
         if values is None:
             continue
         allowed = (scale,) if scale else allowed_scales(part.number, statement, unit)
@@ -153,13 +156,26 @@ def satellites(statement: Statement, claim: dict, scale: float | None, unit: str
     return outcomes
 
 
-def _value_outcome(status: str, part: Part, statement: Statement, claim: dict,
-                   unit: str) -> Outcome:
-    magnitude = is_comparison(claim) and not part.number.sign
-    fix = "" if status == "matched" else fix_for(part.number, claim["value"], statement, unit,
-                                                 magnitude=magnitude)
-    return Outcome(status, "value", claim, part.number.text, part.number.start,
-                   claim.get("value"), fix)
+def _value_outcome(status: str, part: Part, statement: Statement, claim: dict, unit: str,
+                   oriented: bool) -> Outcome:
+    """The value's outcome; a drift's fix corrects what is wrong: the number, its sign, or
+    the word giving it a direction."""
+    number = part.number
+    if not is_comparison(claim):
+        fix = "" if status == "matched" else fix_for(number, claim["value"], statement, unit)
+        return Outcome(status, "value", claim, number.text, number.start, claim["value"], fix)
+    read = reading(statement, claim, oriented)
+    if status == "matched":
+        return Outcome(status, "value", claim, number.text, number.start, read.target)
+    allowed = (1.0,) if "ratio" in statement.form else allowed_scales(number, statement, unit)
+    said = ratio_reading(claim, OPPOSITE[read.name], read.word) \
+        if "ratio" in statement.form and not read.agrees else read
+    if not read.agrees and matching_scale(number, said.target, allowed, signed=False):
+        fix = f'"{opposite_word(read.word, read.name)}" for "{read.word}"'
+        return Outcome(status, "direction", claim, f"{read.word} \u2026 {number.text}",
+                       number.start, read.target, fix)
+    fix = fix_for(number, read.target, statement, unit, magnitude=not read.signed)
+    return Outcome(status, "value", claim, number.text, number.start, read.target, fix)
 
 
 CLEARLY_CLOSER = 5.0
@@ -174,7 +190,8 @@ def closest_experiment(part: Part, statement: Statement, claims: list[dict],
     allowed = allowed_scales(part.number, statement, unit)
 
     def distance(claim: dict) -> float:
-        return min(abs(part.number.value - claim["value"] * scale) for scale in allowed)
+        return min(abs(part.number.magnitude - abs(claim["value"]) * scale)
+                   for scale in allowed)
 
     ranked = sorted(claims, key=distance)
     if distance(ranked[1]) >= CLEARLY_CLOSER * distance(ranked[0]):
@@ -182,38 +199,51 @@ def closest_experiment(part: Part, statement: Statement, claims: list[dict],
     return None
 
 
-def judge_value(statement: Statement, attribution: Attribution, unit: str) -> list[Outcome]:
-    """The value against its candidates (then, weakly named, the sentence's), then the rest."""
+def judge_value(statement: Statement, attribution: Attribution, unit: str,
+                oriented: bool = False) -> list[Outcome]:
+    """The value against its candidates (then, weakly named, the sentence's), then the rest;
+    ``oriented``: the document declares positive = better for this statement."""
     part = statement.part("value")
     dispersion = attribution.facets.get("dispersion")
     dispersion = dispersion.values if dispersion else frozenset()
     pools = [attribution.claims] + ([] if attribution.strong else [attribution.loose])
     for pool in pools:
         for claim in pool:
-            scale = value_scale(part, statement, claim, unit)
+            scale = value_scale(part, statement, claim, unit, oriented)
             if scale is not None:
-                return [_value_outcome("matched", part, statement, claim, unit)] + satellites(
-                    statement, claim, scale, unit, dispersion)
+                return [_value_outcome("matched", part, statement, claim, unit, oriented)] + \
+                    satellites(statement, claim, scale, unit, dispersion,
+                               _orientation(statement, claim, oriented))
     claim = attribution.claims[0] if len(attribution.claims) == 1 else closest_experiment(
         part, statement, attribution.claims, unit)
     if claim is not None:
-        return [_value_outcome("drift", part, statement, claim, unit)] + satellites(
-            statement, claim, None, unit, dispersion)
+        return [_value_outcome("drift", part, statement, claim, unit, oriented)] + satellites(
+            statement, claim, None, unit, dispersion, _orientation(statement, claim, oriented))
     return ([Outcome("unmapped", "value", None, part.number.text, part.number.start)]
             if attribution.claims else [])
 
 
-def judge_bare(statement: Statement, attribution: Attribution, unit: str) -> list[Outcome]:
+def _orientation(statement: Statement, claim: dict, oriented: bool) -> str:
+    return reading(statement, claim, oriented).orientation if is_comparison(claim) \
+        else "magnitude"
+
+
+def judge_bare(statement: Statement, attribution: Attribution, unit: str,
+               oriented: bool = False) -> list[Outcome]:
     """A seed count, interval or confidence level stated on its own: matched by any candidate,
-    drift when every candidate that discloses it agrees on another number."""
+    drift when every candidate that discloses it agrees on another number. Signed bounds are
+    the change's interval (positive = better where the document says so)."""
     dispersion = attribution.facets.get("dispersion")
     named = dispersion.values if dispersion else frozenset()
     claims = attribution.claims
     if statement.part("seeds") and any(not is_comparison(claim) for claim in claims):
         claims = [claim for claim in claims if not is_comparison(claim)]  # a variant's count
+    signed = any(part.number.sign for part in statement.parts if part.role in ("low", "high"))
+    orientation = ("better" if oriented else "change") if signed else "magnitude"
     checkable = [claim for claim in claims
                  if all(acceptable(part, claim, named) is not None for part in statement.parts)]
-    results = [satellites(statement, claim, None, unit, named) for claim in checkable]
+    results = [satellites(statement, claim, None, unit, named, orientation)
+               for claim in checkable]
     for outcomes in results:
         if all(outcome.status == "matched" for outcome in outcomes):
             return outcomes
@@ -224,8 +254,10 @@ def judge_bare(statement: Statement, attribution: Attribution, unit: str) -> lis
             if results else [])
 
 
-def judge(statement: Statement, attribution: Attribution, unit: str) -> list[Outcome]:
-    """Every number of ``statement``: matched, drift or unmapped."""
+def judge(statement: Statement, attribution: Attribution, unit: str,
+          oriented: bool = False) -> list[Outcome]:
+    """Every number of ``statement``: matched, drift or unmapped (``oriented``: the document
+    declares positive = better here)."""
     if statement.part("value"):
-        return judge_value(statement, attribution, unit)
-    return judge_bare(statement, attribution, unit)
+        return judge_value(statement, attribution, unit, oriented)
+    return judge_bare(statement, attribution, unit, oriented)

@@ -13,14 +13,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rgt.evidence.reconcile.numbers import find_numbers
 from rgt.evidence.reconcile.sites import Level, Site
 from rgt.evidence.reconcile.statistics import find_statements
 from rgt.evidence.reconcile.vocabulary import Hit, Vocabulary
 
 FACETS = ("metric", "split", "variant", "exp", "dispersion", "role", "kind")
 PER_POINT = re.compile(
-    r"\b(?:seed|run|fold|trial|epoch|step|iteration|checkpoint)\s*#?\s*\d+\b|"
-    r"\b(?:best|worst|median|last|final)(?:[\s-]+[\w-]+){0,2}?[\s-]+"
+    # "seed 2", "run 3" is one run; "we run 5 trials" counts them
+    r"\b(?:seed|run|fold|trial|epoch|step|iteration|checkpoint)\s*#?\s*\d+\b"
+    r"(?!\s+(?:seeds?|runs?|trials?|folds?|times)\b)|"
+    # "the median run" is one run; "the median of 5 runs" aggregates them
+    r"\b(?:best|worst|median|last|final)(?!\s+of\s+(?:\d+|all|two|three|four|five|ten)\b)"
+    r"(?:[\s-]+[\w-]+){0,2}?[\s-]+"
     r"(?:seed|run|checkpoint|epoch|fold)s?\b|"
     r"\b(?:each|every|individual|per)[\s-]+(?:seed|run|checkpoint|epoch|fold)s?\b",
     re.IGNORECASE)
@@ -62,10 +67,38 @@ def _pick(hits: list[Hit], facet: str, level: Level, width: int,
     nearest = relevant
     if level.anchor is not None:
         start, end = level.anchor, level.anchor + width
+        governing = _governing(relevant, level, hits, end) if facet == "metric" else None
         closest = min(_distance(hit, start, end) for hit in relevant)
-        nearest = [hit for hit in relevant if _distance(hit, start, end) == closest]
+        nearest = governing or [hit for hit in relevant
+                                if _distance(hit, start, end) == closest]
     return Facet(named_values(nearest, facet), level.strong, level.tier,
                  named_values(relevant, facet))
+
+
+# Between a number and the metric it states, in "96.13% (of the) test accuracy".
+POSTFIX_GAP = re.compile(r"(?:\s|%|\bpp\b|\bpoints?\b|\bpercentage\b|\bof\b|\bthe\b|\ban?\b)*",
+                         re.IGNORECASE)
+
+
+def _governing(relevant: list[Hit], level: Level, hits: list[Hit], end: int) -> list[Hit]:
+    """In prose, the metric a number states: named right after it (``96.13% test accuracy``,
+    ``93.4% of the accuracy``; only other names between), else the nearest one before it —
+    not a closer one that follows (``accuracy is 96.13% with an ECE of 1.84%``)."""
+    if level.tier != "clause":
+        return []
+    after = sorted((hit for hit in relevant if hit.start >= end), key=lambda hit: hit.start)
+    if after and _only_names_between(level.text, end, after[0].start, hits):
+        return [after[0]]
+    before = [hit for hit in relevant if hit.end <= end]
+    return [max(before, key=lambda hit: hit.end)] if before else []
+
+
+def _only_names_between(text: str, start: int, stop: int, hits: list[Hit]) -> bool:
+    gap = list(text[start:stop])
+    for hit in hits:
+        for index in range(max(hit.start, start), min(hit.end, stop)):
+            gap[index - start] = " "
+    return POSTFIX_GAP.fullmatch("".join(gap)) is not None
 
 
 def decide(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
@@ -95,12 +128,35 @@ def _reads(facet: str, level: Level, site: Site) -> bool:
 
 
 INTRO = 40  # "At epoch 100, …": a short opening phrase scopes its sentence
+LIST_GAP = re.compile(r"\s*(?:,|;|,?\s*and)\s*", re.IGNORECASE)
+
+
+def in_a_list(site: Site) -> bool:
+    """A number among three or more joined by commas alone (``{60.6, 60.7, 61.1}``): each
+    run's result, or several things' — unless ``respectively`` pairs them with names."""
+    sentence = next((level for level in site.levels if level.tier == "sentence"), None)
+    if sentence is None or "respectively" in sentence.text.lower():
+        return False
+    numbers = find_numbers(sentence.text)
+    at = next((i for i, n in enumerate(numbers) if n.start == sentence.anchor), None)
+    if at is None:
+        return False
+    first, last = at, at
+    while first > 0 and LIST_GAP.fullmatch(sentence.text[numbers[first - 1].end:
+                                                          numbers[first].start]):
+        first -= 1
+    while last + 1 < len(numbers) and LIST_GAP.fullmatch(sentence.text[numbers[last].end:
+                                                                       numbers[last + 1].start]):
+        last += 1
+    return last - first >= 2
 
 
 def excluded(site: Site) -> bool:
-    """One seed's (or epoch's) number, an ablation's, or one quoted from a citation: not a
-    claim's. Looked for in the clause (or cell and row), a short opening phrase before it, and
-    a citation right after it (``95.3% (He et al., 2016)``)."""
+    """One seed's (or epoch's) number, an ablation's, one quoted from a citation, or one of a
+    list of results: not a claim's. Looked for in the clause (or cell and row), a short opening
+    phrase before it, a citation right after it (``95.3% (He et al., 2016)``), the sentence."""
+    if in_a_list(site):
+        return True
     near = [level for level in site.levels if level.tier in ("clause", "cell", "row")]
     for level in near:
         intro = level.before if len(level.before) <= INTRO else ""

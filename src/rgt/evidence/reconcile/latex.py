@@ -20,6 +20,7 @@ SKIPPED = {"equation", "equation*", "align", "align*", "gather", "gather*", "mul
            "tikzpicture", "thebibliography", "algorithmic", "algorithm2e", "displaymath"}
 TABULAR = {"tabular", "tabular*", "tabularx", "longtable"}
 FLOATS = {"table", "table*", "figure", "figure*"}
+SUBFLOATS = ("subtable", "subfigure", "minipage")
 BEGIN = re.compile(r"\\begin\s*\{([^}]*)\}")
 SECTION = re.compile(r"\\(part|chapter|section|subsection|subsubsection|paragraph|frametitle)"
                      r"\*?\s*(?:\[[^\]]*\])?\s*\{")
@@ -32,6 +33,9 @@ DROPPED = re.compile(
     rf"\\(?:(?:{ONE_ARGUMENT})\*?\s*(?:\[[^\]]*\]\s*)?\{{[^{{}}]*\}}|"
     rf"(?:{TWO_ARGUMENTS})\*?\s*(?:\[[^\]]*\]\s*)?(?:\{{[^{{}}]*\}}\s*){{2}})"
 )
+# A length given without braces: \vskip 0.15in, \hspace 2mm.
+LENGTH = re.compile(r"\\(?:vskip|hskip|vspace|hspace|kern)\*?\s*-?[\d.]+\s*"
+                    r"(?:in|cm|mm|pt|em|ex|bp|pc|sp)\b")
 SI_UNITS = {"second": "s", "hour": "h", "minute": "min", "day": "d", "byte": "B", "bit": "b",
             "watt": "W", "metre": "m", "meter": "m", "kilo": "k", "mega": "M", "giga": "G",
             "tera": "T", "milli": "m", "micro": "\u00b5", "percent": "%", "per": "/"}
@@ -59,11 +63,12 @@ SIMPLE = [
     (re.compile(r"\\(?:alpha)(?![a-zA-Z])"), "α"),
     (re.compile(r"\\(?:beta)(?![a-zA-Z])"), "β"),
     (re.compile(r"\\(?:textminus|minus)(?![a-zA-Z])"), "\u2212"),
+    (re.compile(r"\\\\"), " "),  # a line break (inside \makecell too), before "\ " below
+    (re.compile(r"\\-"), ""),  # a discretionary hyphen: Super\-vised
     (re.compile(r"\\(?:[,;:! ]|quad|qquad)"), " "),
     (re.compile(r"~"), " "),
     (re.compile(r"---"), "\u2014"),
     (re.compile(r"--"), "\u2013"),
-    (re.compile(r"\\\\"), " "),
     (re.compile(r"\\[a-zA-Z@]+\*?(?:\[[^\]]*\])?"), ""),
     (re.compile(r"[{}$]"), ""),
 ]
@@ -94,7 +99,7 @@ def check_braces(lines: list[str], source: str) -> None:
 
 def plain(text: str) -> str:
     """LaTeX source as the plain text it typesets to (near enough to read numbers)."""
-    text = DROPPED.sub(" ", text)
+    text = DROPPED.sub(" ", LENGTH.sub(" ", text))
     for pattern, replacement in SIMPLE:
         text = pattern.sub(replacement, text)
     return re.sub(r"[ \t]+", " ", text).strip()
@@ -155,31 +160,68 @@ class LatexReader:
         if text:
             self.blocks.prose(self.index + 1, text)
 
-    def _caption(self, start: int, end: int) -> tuple[str, int]:
+    def _captions(self, start: int, end: int) -> dict[int | None, tuple[str, int, int]]:
+        """Each caption of the float between ``start`` and ``end`` by the ``subtable`` or
+        ``minipage`` it sits in (None: the float's own): its text, first and last line."""
+        found: dict[int | None, tuple[str, int, int]] = {}
+        envs = self._sub_environments(start, end)
+        index = start
+        while index <= end:
+            at = self.lines[index].find("\\caption")
+            if at < 0:
+                index += 1
+                continue
+            text = "\n".join(self.lines[index:end + 1])
+            opening = text.find("{", at)
+            closing = group_end(text, opening)
+            last = index + text[:closing].count("\n")
+            found.setdefault(envs[index], (plain(text[opening:closing]), index, last))
+            index = last + 1
+        return found
+
+    def _sub_environments(self, start: int, end: int) -> dict[int, int | None]:
+        """For each line of a float, the line opening the innermost ``subtable``,
+        ``subfigure`` or ``minipage`` around it (None: none)."""
+        stack: list[int] = []
+        inner = {}
         for index in range(start, end + 1):
-            found = self.lines[index].find("\\caption")
-            if found >= 0:
-                text = "\n".join(self.lines[index:end + 1])
-                opening = text.find("{", found)
-                return plain(text[opening:group_end(text, opening)]), index + 1
-        return "", 0
+            line = self.lines[index]
+            begin = BEGIN.search(line)
+            if begin and begin.group(1).strip() in SUBFLOATS:
+                stack.append(index)
+            inner[index] = stack[-1] if stack else None
+            if re.search(r"\\end\s*\{(?:" + "|".join(SUBFLOATS) + r")\}", line) and stack:
+                stack.pop()
+        return inner
 
     def _float(self, name: str) -> None:
+        """A table or figure: its captions (as prose), its tabulars — each captioned by its
+        own ``subtable``'s or ``minipage``'s caption and the float's — and, as prose, the notes
+        around them (``\\small{mean over 5 runs}`` after the tabular)."""
         end = self._end_of(name, self.index)
-        caption, line = self._caption(self.index, end)
-        if caption:
+        captions = self._captions(self.index, end)
+        envs = self._sub_environments(self.index, end)
+        for text, first, _ in sorted(captions.values(), key=lambda item: item[1]):
             self.blocks.close()
-            self.blocks.prose(line, caption)
+            self.blocks.prose(first + 1, text)
             self.blocks.close()
-        index = self.index
-        while index <= end:
+        captioned = {line for _, first, last in captions.values()
+                     for line in range(first, last + 1)}
+        index = self.index + 1
+        while index < end:
             begin = BEGIN.search(self.lines[index])
             if begin and begin.group(1).strip() in TABULAR:
                 table_end = self._end_of(begin.group(1).strip(), index)
+                caption = " ".join(captions[env][0] for env in dict.fromkeys((envs[index], None))
+                                   if env in captions)
                 self.blocks.table(self._tabular(index, table_end, begin.group(1).strip(),
                                                 caption))
                 index = table_end
+            elif index not in captioned:
+                self.index = index
+                self._text(self.lines[index])
             index += 1
+        self.blocks.close()
         self.index = end + 1
 
     def _tabular(self, start: int, end: int, name: str, caption: str) -> Table:

@@ -1,15 +1,20 @@
-"""Markdown (and plain text) as blocks: headings, paragraphs, list items, pipe tables.
+"""Markdown (and plain text) as blocks: headings, paragraphs, list items, pipe tables and HTML
+tables (``htmltable``).
 
 Fenced, indented and inline code (and reST ``::`` literal blocks), HTML comments and YAML front
 matter are not read: code is what a reader types (commands, configs), not what the results say.
-Links keep their text, not their URL.
+Links keep their text, not their URL; HTML entities read as their characters (``&plusmn;``).
+A table's caption is the paragraph just above it that reads ``Table…`` or introduces it (ends
+with a colon), or the line just below that reads ``Table…``.
 """
 
 from __future__ import annotations
 
+import html
 import re
 
 from rgt.evidence.reconcile.blocks import Blocks, Cell, Paragraph, Table
+from rgt.evidence.reconcile.htmltable import html_table
 
 FENCE = re.compile(r"^\s*(```|~~~)")
 HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -18,9 +23,13 @@ RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 INDENTED = re.compile(r"^(?: {4}|\t)")  # an indented code block (Markdown, reST "::")
 HORIZONTAL = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
 CAPTION = re.compile(r"^\W*(?:table|tab\.)\s*\d*\b", re.IGNORECASE)
+INTRODUCES = re.compile(r":\s*$")
+HTML_TABLE = re.compile(r"^\s*<table\b", re.IGNORECASE)
 INLINE = [
     (re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)"), " "),  # inline code spans: not prose
     (re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1"),  # links and images: their text
+    # a venue citation, [CVPR'17], names a paper between a row label's words: not a name
+    (re.compile(r"\[\s*[A-Za-z][\w-]*\s*'\d{2}\s*\]"), " "),
     (re.compile(r"<[^>]+>"), " "),  # HTML tags
     (re.compile(r"\*\*|__|(?<!\w)\*(?!\s)|(?<!\s)\*(?!\w)|`"), ""),  # emphasis, code marks
 ]
@@ -30,7 +39,7 @@ def inline(text: str) -> str:
     """A line of Markdown as plain text."""
     for pattern, replacement in INLINE:
         text = pattern.sub(replacement, text)
-    return text
+    return html.unescape(text)
 
 
 def cells(line: str, number: int) -> list[Cell]:
@@ -82,6 +91,8 @@ class MarkdownReader:
                 self.index += 1
             else:
                 self._skip_until("-->")
+        elif HTML_TABLE.match(line):
+            self._html_table()
         elif self._is_table(self.index):
             self._table()
         elif self.code_may_follow and INDENTED.match(line):
@@ -130,7 +141,9 @@ class MarkdownReader:
         near = isinstance(above, Paragraph) and above.starts[-1][1] >= self.table_line - 2
         before = above.text if near else ""
         after = next((inline(line) for line in self.lines[self.index:] if line.strip()), "")
-        return next((text for text in (before, after) if CAPTION.match(text)), "")
+        if CAPTION.match(before) or INTRODUCES.search(before):
+            return before
+        return after if CAPTION.match(after) else ""
 
     def _table(self) -> None:
         self.table_line = self.index + 1
@@ -142,6 +155,14 @@ class MarkdownReader:
             rows.append(cells(self.lines[self.index], self.index + 1))
             self.index += 1
         self.blocks.table(Table(header, rows, self._caption()))
+
+    def _html_table(self) -> None:
+        start = self.index
+        while self.index < len(self.lines) and "</table>" not in self.lines[self.index].lower():
+            self.index += 1
+        self.index = min(self.index + 1, len(self.lines))
+        self.table_line = start + 1
+        self.blocks.table(html_table(self.lines[start:self.index], start + 1, self._caption()))
 
 
 def markdown_blocks(text: str) -> list[Paragraph | Table]:

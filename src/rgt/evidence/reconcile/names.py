@@ -115,8 +115,10 @@ def _add_names(vocabulary: Vocabulary, names: dict) -> None:
 
 
 def project_vocabulary(claims: list[dict], names: dict, source: str) -> Vocabulary:
-    """The base vocabulary plus the evidence's ids, ``names:`` and the claims' aliases; what
-    an alias names beyond its own words is only implied (an explicit name wins)."""
+    """The base vocabulary plus the evidence's ids, ``names:`` and the claims' aliases: an
+    alias names the variant its claims share as a name does, their metric and experiment
+    only by implication (one named outright wins), and the claims that carry it
+    (``claims``: what a table's aliases pin down)."""
     check_names(claims, names, source)
     vocabulary = base_vocabulary()
     _add_ids(vocabulary, claims)
@@ -125,8 +127,31 @@ def project_vocabulary(claims: list[dict], names: dict, source: str) -> Vocabula
     worded = {alias: vocabulary.facets_in(alias) for alias in aliases}
     for alias, aliased in aliases.items():
         for facet, values in alias_facets(aliased, worded[alias]).items():
-            vocabulary.add(alias, facet, values, implied=facet not in worded[alias])
+            # an alias names its variant as a name would; a metric or an experiment it only
+            # implies (its claims share it) gives way to one named outright
+            vocabulary.add(alias, facet, values,
+                           implied=facet in ("exp", "metric") and facet not in worded[alias])
+        vocabulary.add(alias, "claims", {claim["id"] for claim in aliased}
+                       | worded_claims(claims, worded[alias]))
     return vocabulary
+
+
+def worded_claims(claims: list[dict], worded: dict[str, set[str]]) -> set[str]:
+    """The claims the words of an alias name by id (``test accuracy``: every test accuracy
+    claim, differences too); none when its words name no id, or two of one facet (``Baseline
+    + CoLES`` is a variant of its own)."""
+    keys = {facet: {value for value in values if not value.startswith("@")}
+            for facet, values in worded.items() if facet in ("metric", "variant", "exp", "split")}
+    keys = {facet: values for facet, values in keys.items() if values}
+    if not keys or any(len(values) > 1 for values in keys.values()):
+        return set()
+
+    def named(claim: dict) -> bool:
+        return all((claim_variants(claim) & values) if facet == "variant" else
+                   claim.get("exp_id" if facet == "exp" else facet) in values
+                   for facet, values in keys.items())
+
+    return {claim["id"] for claim in claims if named(claim)}
 
 
 def alias_index(claims: list[dict]) -> dict[str, list[dict]]:

@@ -6,8 +6,9 @@ from pathlib import Path
 
 from rgt.deliver.inputs import DeliveryError
 from rgt.evidence.reconcile.attribute import attribute
-from rgt.evidence.reconcile.blocks import Paragraph
+from rgt.evidence.reconcile.blocks import Paragraph, Table
 from rgt.evidence.reconcile.check import Outcome, judge
+from rgt.evidence.reconcile.direction import declares_positive_is_better
 from rgt.evidence.reconcile.documents import document_blocks
 from rgt.evidence.reconcile.names import project_vocabulary
 from rgt.evidence.reconcile.sites import Site, paragraph_sites
@@ -23,22 +24,60 @@ def document_outcomes(path: Path, claims: list[dict],
                       vocabulary: Vocabulary) -> list[tuple[Site, Outcome]]:
     """Every outcome in one document, with its site."""
     found = []
-    for block in document_blocks(path):
+    blocks = document_blocks(path)
+    for block, oriented in zip(blocks, positive_is_better(blocks), strict=True):
         sites = paragraph_sites(block) if isinstance(block, Paragraph) else table_sites(block)
         for site in sites:
             attributed = attribute(site, claims, vocabulary)
             if attributed is not None:
                 statement, attribution = attributed
-                found += [(site, outcome) for outcome in judge(statement, attribution, site.unit)]
+                found += [(site, outcome) for outcome in
+                          judge(statement, attribution, site.unit, oriented)]
     return found
+
+
+def positive_is_better(blocks: list[Paragraph | Table]) -> list[bool]:
+    """Per block, whether signed differences in it read positive = better: it, or an earlier
+    block of its section, says so (``a positive difference means better``)."""
+    flags, declared = [], set()
+    for block in blocks:
+        text = block.text if isinstance(block, Paragraph) else " ".join([block.caption,
+                                                                         *block.header])
+        if declares_positive_is_better(text):
+            declared.add(block.scope)
+        flags.append(block.scope in declared)
+    return flags
 
 
 def _item(site: Site, outcome: Outcome, file: str) -> dict:
     where = {"file": file, "line": site.line_of(outcome.start)}
     if outcome.status == "unmapped":
         return {**where, "text": site.text}
+    expected = outcome.expected
+    if expected is not None and outcome.claim.get("unit") == "%" and outcome.part != "seeds":
+        expected = round(expected * 100, 12)  # back in the evidence's own unit
     return {"claim": outcome.claim["id"], **where, "found": outcome.found,
-            "expected": outcome.expected, "part": outcome.part, "fix": outcome.fix}
+            "expected": expected, "part": outcome.part, "fix": outcome.fix}
+
+
+PERCENT_FIELDS = ("value", "difference")
+
+
+def as_fractions(claim: dict) -> dict:
+    """A claim whose evidence is in percent (``"unit": "%"``) with its numbers as fractions,
+    like every other share: a document may write either (``16.45``, ``16.45%``, ``0.1645``)."""
+    if claim.get("unit") != "%":
+        return claim
+    scaled = {key: claim[key] / 100 for key in PERCENT_FIELDS
+              if isinstance(claim.get(key), (int, float))}
+    variance = claim.get("variance") or {}
+    spread = variance.get("value")
+    if isinstance(spread, (int, float)):
+        scaled["variance"] = {**variance, "value": spread / 100}
+    elif isinstance(spread, list):
+        scaled["variance"] = {**variance, "value": [None if v is None else v / 100
+                                                    for v in spread]}
+    return {**claim, **scaled}
 
 
 def reconcile(claims: list[dict], documents: list[Path], names: dict | None = None,
@@ -49,6 +88,7 @@ def reconcile(claims: list[dict], documents: list[Path], names: dict | None = No
     Drift and matched items also carry ``part`` (value, spread, low, high, level, seeds) and
     ``fix`` (the evidence's number written the document's way); ``public`` drops them.
     """
+    claims = [as_fractions(claim) for claim in claims]
     vocabulary = project_vocabulary(claims, names or {}, source)
     report: dict = {"drift": [], "unmapped": [], "matched": [],
                     "files": [path.as_posix() for path in documents]}

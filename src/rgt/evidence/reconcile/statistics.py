@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from rgt.evidence.reconcile.direction import direction_words
 from rgt.evidence.reconcile.numbers import Number, find_numbers, parse_number
 
 VALUE = r"[-+\u2212]?\d+(?:\.\d+)?(?:\s?%|\s?pp\b)?"
@@ -156,11 +157,29 @@ def _unit(text: str, number: Number) -> str | None:
     return measure(match.group(0)) if match else None
 
 
+# "3× fewer", "1.9x faster": a ratio, which a relative change may state.
+RATIO = re.compile(r"\s?(?:x|\u00d7)\s+(?P<word>fewer|less|smaller|lower|cheaper|faster|more|"
+                   r"larger|bigger|greater|higher|slower)\b", re.IGNORECASE)
+RATIO_UP = {"more", "larger", "bigger", "greater", "higher", "slower"}
+
+
+def ratio_form(text: str, number: Number) -> frozenset[str]:
+    """``{"ratio", "difference", "up"/"down", "word:<word>"}`` for ``3× fewer``, else empty."""
+    match = RATIO.match(text, number.end)
+    if match is None:
+        return frozenset()
+    word = match.group("word")
+    name = "up" if word.lower() in RATIO_UP else "down"
+    return frozenset({"ratio", "difference", name, f"word:{word}"})
+
+
 def _is_result(text: str, number: Number, integers: bool) -> bool:
     """A number that states a result: not a reference, an amount of money, a count of things
     (epochs, GPUs, images) or a test's setting (power, alpha, a p-value), and not a bare integer
-    unless ``integers`` (a table cell under a seed-count header)."""
+    unless ``integers`` (a table cell under a seed-count header); a ratio (``3× fewer``) is."""
     before = text[:number.start]
+    if RATIO.match(text, number.end) and not REFERENCE.search(before[-40:]):
+        return True
     if REFERENCE.search(before[-40:]) or MONEY.search(before) or _unit(text, number) == "":
         return False
     if TEST_SETTING_BEFORE.search(before[-30:]) or TEST_SETTING_AFTER.match(text, number.end):
@@ -182,6 +201,9 @@ def _value(text: str, number: Number) -> Statement:
     if spread:
         parts.append(_read(text, "num", spread, "spread"))
         end = spread.end()
+    ratio = ratio_form(text, number)
+    if ratio:
+        return Statement(tuple(parts), number.start, end, ratio)
     unit = _unit(text, number)
     form = value_form(text, parts[0].number) | ({f"unit:{unit}"} if unit else set())
     return Statement(tuple(p for p in parts if p), number.start, end, frozenset(form))
@@ -190,29 +212,16 @@ def _value(text: str, number: Number) -> Statement:
 def value_form(text: str, number: Number) -> frozenset[str]:
     """How a value is written: ``signed``; ``difference`` (a ``+`` sign, ``pp``, after ``by`` or
     a difference noun); the word giving a difference its direction (``up``, ``down``,
-    ``better``, ``worse``); its role in ``from X to Y`` (``from``, ``to``)."""
+    ``better``, ``worse``, and ``word:<the word>``); its role in ``from X to Y`` (``from``,
+    ``to``)."""
     before = text[max(0, number.start - 80):number.start]
     leading = before[:TRAILING_FILLER.search(before).start()]
     form = {"signed"} if number.sign else set()
     if (number.sign == "+" or number.text.endswith("pp") or BY.search(leading)
             or DIFFERENCE_NOUN.search(leading)):
         form.add("difference")
-    return frozenset(form | _direction(before) | _from_to(leading))
-
-
-DIRECTIONS = {
-    "better": r"improv\w*|helps?|gains?|outperforms?|beats?|better",
-    "worse": r"hurts?|worsen\w*|degrad\w*|costs?|loses?|worse",
-    "up": r"raises?|increas\w*|rises?|boosts?|higher|grows?",
-    "down": r"lowers?|reduc\w*|decreas\w*|drops?|falls?|declines?|lower|cuts?",
-}
-
-
-def _direction(before: str) -> set[str]:
-    clause = re.split(r"[,;]|\.\s", before)[-1]
-    found = [(match.start(), name) for name, words in DIRECTIONS.items()
-             for match in re.finditer(rf"\b(?:{words})\b", clause, re.IGNORECASE)]
-    return {max(found)[1]} if found else set()
+    after = text[number.end:number.end + 30]
+    return frozenset(form | direction_words(before, after) | _from_to(leading))
 
 
 def _from_to(stripped: str) -> set[str]:

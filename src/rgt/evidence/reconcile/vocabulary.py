@@ -29,7 +29,10 @@ FOREIGN_METRICS = [
     "precision", "recall", "auc", "auroc", "bleu", "perplexity", "top 5", "top 5 accuracy",
     "top 5 acc.", "map", "iou", "latency", "throughput", "flops", "gflops", "parameters",
     "params", "hyper parameters", "hyperparameters", "runtime", "wall clock", "memory",
-    "learning rate", "lr", "weight decay", "wd",
+    "learning rate", "lr", "weight decay", "wd", "loc", "localization", "localisation",
+    "top 1 loc", "miou", "psnr", "ssim", "fid", "wer", "cer", "rouge", "meteor", "ndcg", "mrr",
+    "ap50", "ap75", "mae", "mse", "rmse", "fooling rate", "fooling rates", "success rate",
+    "attack success rate",
     "momentum", "dropout rate", "dropout probability", "p", "p value", "alpha", "\u03b1", "beta",
     "\u03b2", "lambda", "\u03bb", "temperature", "label smoothing", "batch size", "warmup",
     "mixing ratio", "kappa", "speed up", "speedup", "slowdown", "overhead", "utilisation",
@@ -45,6 +48,8 @@ ROLES = {"low": ["ci low", "ci lower", "lower", "low", "lo", "ci lo", "lower bou
          "seeds": ["seeds", "n seeds", "# seeds", "#seeds", "num seeds", "runs", "n runs",
                    "seed count"],
          "spread": ["spread"]}
+# Words holding a split's name that name no split: "pre-training" is a stage, not the train set.
+STAGES = ["pre train", "pre training", "pre trained"]
 DIFFERENCE = ["difference", "diff", "delta", "\u0394", "gain", "improvement", "change", "effect",
               "lift"]
 BASELINE = "@baseline"  # the word "baseline": the baseline of the comparisons in scope
@@ -89,12 +94,32 @@ class Vocabulary:
                 self.add(phrase, facet, value)
 
     def pattern(self) -> re.Pattern:
-        """One regex for every phrase, longest first (``top 5 accuracy`` before ``accuracy``)."""
+        """One regex for every phrase, longest first (``top 5 accuracy`` before ``accuracy``),
+        its last word also in the plural (``accuracies``, ``losses``, ``budgets``)."""
         if self._pattern is None:
             ordered = sorted(self.phrases, key=len, reverse=True)
-            words = "|".join(r"\s+".join(map(re.escape, phrase.split())) for phrase in ordered)
+            words = "|".join(r"\s+".join([*map(_joined, phrase.split()[:-1]),
+                                           self._last_word(phrase)]) for phrase in ordered)
             self._pattern = re.compile(rf"(?<!\w)(?:{words})(?![\w])")
         return self._pattern
+
+    def _last_word(self, phrase: str) -> str:
+        """A phrase's last word as a regex: also plural for the names of things (metrics,
+        variants, experiments), not for a split (``train`` is no ``trains``)."""
+        word = phrase.split()[-1]
+        named = set(self.phrases[phrase]) & {"metric", "variant", "exp", "claims"}
+        return _plural(word) if named else _joined(word)
+
+    def _key(self, matched: str) -> str:
+        """The phrase a match is of (its singular, when it was written in the plural; ``gpt 2``
+        for ``gpt2``)."""
+        key = " ".join(matched.split())
+        if key not in self.phrases and BOUNDARY.sub("", key) in self.phrases:
+            return BOUNDARY.sub("", key)
+        for suffix, singular in (("", ""), ("ies", "y"), ("es", ""), ("s", "")):
+            if key.endswith(suffix) and key[:len(key) - len(suffix)] + singular in self.phrases:
+                return key[:len(key) - len(suffix)] + singular
+        return key
 
     def find(self, text: str) -> list[Hit]:
         """Every phrase occurrence in ``text`` (folded), leftmost-longest, not overlapping."""
@@ -102,7 +127,7 @@ class Vocabulary:
             return []
         hits = []
         for match in self.pattern().finditer(fold(text)):
-            key = " ".join(match.group(0).split())
+            key = self._key(match.group(0))
             hits.append(Hit(match.start(), match.end(), self.phrases[key],
                             frozenset(self.implied.get(key, ()))))
         return hits
@@ -114,6 +139,25 @@ class Vocabulary:
             for facet, values in hit.facets.items():
                 merged.setdefault(facet, set()).update(values)
         return merged
+
+
+BOUNDARY = re.compile(r"(?<=[a-z])\s(?=\d)")
+
+
+def _joined(word: str) -> str:
+    """A word's regex where a letter and a digit may be apart (``gpt2``: GPT-2, ``resnet50``:
+    ResNet-50; a hyphen reads as a space)."""
+    return re.sub(r"(?<=[a-z])(?=\d)", r"\\s?", re.escape(word))
+
+
+def _plural(word: str) -> str:
+    """A word's regex that also matches its plural (``accurac(?:y|ies)``)."""
+    escaped = _joined(word)
+    if not word.isalpha() or len(word) < 3:
+        return escaped
+    if word.endswith("y"):
+        return rf"{re.escape(word[:-1])}(?:y|ies)"
+    return rf"{escaped}(?:es|s)?"
 
 
 def base_vocabulary() -> Vocabulary:
@@ -129,4 +173,6 @@ def base_vocabulary() -> Vocabulary:
     for phrase in DIFFERENCE:
         vocabulary.add(phrase, "kind", "difference")
     vocabulary.add("baseline", "variant", BASELINE)
+    for phrase in STAGES:
+        vocabulary.add(phrase, "stage", phrase)
     return vocabulary

@@ -1,0 +1,99 @@
+"""What a table's aliases pin down: each alias names the claims that carry it, and a cell is
+about the claims every alias around it names.
+
+In ``EVIDENCE.json`` an alias is a claim's name for documents (``CoLES``, ``CIFAR-10``,
+``SWA 1.5 Budgets``); shared by several claims, it names them all. A cell's column, row (all
+its label's aliases: ``PyramidNet-200 + CutMix``) and cell text narrow the claims to those
+every alias there names; each alias of the caption and the headings narrows them further
+where that leaves any. Where the strong levels contradict each other (``ResNet-50 +
+DropBlock`` when only the CIFAR-100 run has DropBlock), no claim is meant and the number is
+left alone.
+
+A row naming an experiment and no variant (``ResNet50`` above ``ResNet50+Mixup``) is that
+experiment's baseline, when its comparisons have one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rgt.evidence.reconcile.facets import Facet
+from rgt.evidence.reconcile.names import is_comparison
+from rgt.evidence.reconcile.sites import Site
+from rgt.evidence.reconcile.vocabulary import Vocabulary
+
+STRONG = ("cell", "column", "row")
+WEAK = ("caption", "scope")
+SHARED = {"metric": "metric", "exp": "exp_id", "variant": "variant", "split": "split"}
+
+
+def alias_sets(text: str, vocabulary: Vocabulary) -> list[frozenset[str]]:
+    """The claims each alias in ``text`` names."""
+    return [frozenset(hit.facets["claims"]) for hit in vocabulary.find(text)
+            if "claims" in hit.facets]
+
+
+def level_claims(text: str, vocabulary: Vocabulary) -> frozenset[str] | None:
+    """The claims every alias in ``text`` names (None: it holds no alias)."""
+    sets = alias_sets(text, vocabulary)
+    return frozenset.intersection(*sets) if sets else None
+
+
+def aliased(site: Site, vocabulary: Vocabulary) -> frozenset[str] | None:
+    """The claims a table cell's aliases pin down; None when they pin nothing, empty when
+    its column, row and cell name no claim in common."""
+    if not site.in_table:
+        return None
+    pinned = None
+    for level in site.levels:
+        if level.tier in STRONG:
+            named = level_claims(level.text, vocabulary)
+            pinned = named if pinned is None or named is None else pinned & named
+            if pinned is not None and not pinned:
+                return frozenset()
+        elif level.tier in WEAK and pinned:
+            for named in alias_sets(level.text, vocabulary):
+                pinned = pinned & named if pinned & named else pinned
+    return pinned
+
+
+def only_names(text: str, vocabulary: Vocabulary) -> bool:
+    """Whether ``text`` holds nothing but names (and punctuation, brackets, numbers)."""
+    rest, end = "", 0
+    for hit in vocabulary.find(text):
+        rest, end = rest + text[end:hit.start], hit.end
+    return not re.search(r"[^\W\d_]{2,}", rest + text[end:])
+
+
+def baseline_row(site: Site, pinned: frozenset[str], claims: list[dict],
+                 vocabulary: Vocabulary) -> frozenset[str]:
+    """``pinned`` narrowed to the baseline when the cell's row is nothing but the names of
+    one experiment (no variant named), and that experiment's comparisons share one
+    baseline."""
+    row = next((level for level in site.levels if level.tier == "row"), None)
+    if row is None or not only_names(row.text, vocabulary):
+        return pinned
+    named = level_claims(row.text, vocabulary)
+    by_id = {claim["id"]: claim for claim in claims}
+    if not named or len({by_id[i]["exp_id"] for i in named}) != 1:
+        return pinned
+    if len({by_id[i]["variant"] for i in pinned}) == 1:
+        return pinned
+    exp = by_id[next(iter(named))]["exp_id"]
+    baselines = {c["baseline"] for c in claims if is_comparison(c) and c["exp_id"] == exp}
+    if len(baselines) != 1:
+        return pinned
+    return frozenset(i for i in pinned if by_id[i]["variant"] in baselines) or pinned
+
+
+def pinned_facets(pinned: frozenset[str], claims: list[dict]) -> dict[str, Facet]:
+    """The facets every pinned claim shares, as strongly named ones."""
+    chosen = [claim for claim in claims if claim["id"] in pinned]
+    found = {}
+    for facet, key in SHARED.items():
+        if facet == "variant" and any(map(is_comparison, chosen)):
+            continue  # a comparison's variant is read from its candidate and baseline
+        values = {claim.get(key) for claim in chosen}
+        if len(values) == 1 and None not in values:
+            found[facet] = Facet(frozenset(values), True, "alias", frozenset(values))
+    return found

@@ -1,0 +1,78 @@
+"""Which way a difference goes, as a document says it: its sign, or the word that gives it one.
+
+A signed difference is candidate − baseline in the metric's own unit (``dropout − no_dropout =
++0.081 test loss``), as ``rgt verify`` writes it, unless the text declares the other convention
+(``a positive difference means better``, ``+ = better``) for its block and the blocks of its
+section after it. A word gives an unsigned difference its sign: ``raises``/``lowers`` (and
+*higher*, *increases*, *reduces*, *drops*, …) say which way the metric moved; ``improves``/
+``worsens`` (*better*, *gains*, *hurts*, …) whether that is better. A word that says the wrong
+way is drift, and its fix is the opposite word.
+"""
+
+from __future__ import annotations
+
+import re
+
+DIRECTIONS = {
+    "better": r"improv\w*|helps?|gains?|outperforms?|beats?|better",
+    "worse": r"hurts?|worsen\w*|degrad\w*|costs?|loses?|worse|underperforms?",
+    "up": r"raises?|raised|increas\w*|rises?|boosts?|higher|grows?",
+    "down": r"lowers?|lowered|reduc\w*|decreas\w*|drops?|falls?|declines?|lower|cuts?",
+}
+# Right after a number (``0.081 higher``) a comparative says the direction.
+AFTER_WORDS = {"higher": "up", "larger": "up", "more": "up", "lower": "down",
+               "smaller": "down", "less": "down", "fewer": "down", "better": "better",
+               "worse": "worse"}
+OPPOSITE = {"better": "worse", "worse": "better", "up": "down", "down": "up"}
+# Each word and its opposite, in the same grammatical form (used both ways).
+ANTONYMS = [
+    ("improves", "worsens"), ("improve", "worsen"), ("improved", "worsened"),
+    ("improving", "worsening"), ("improvement", "degradation"), ("helps", "hurts"),
+    ("help", "hurt"), ("better", "worse"), ("gains", "loses"), ("gain", "loss"),
+    ("outperforms", "underperforms"), ("higher", "lower"), ("raises", "lowers"),
+    ("raise", "lower"),
+    ("raised", "lowered"), ("increases", "decreases"), ("increase", "decrease"),
+    ("increased", "decreased"), ("increasing", "decreasing"), ("rises", "falls"),
+    ("rise", "fall"), ("grows", "shrinks"), ("boosts", "cuts"),
+    ("larger", "smaller"), ("more", "less"), ("reduces", "increases"), ("reduce", "increase"),
+    ("reduced", "increased"), ("reducing", "increasing"), ("reduction", "increase"),
+    ("drops", "rises"), ("drop", "rise"), ("declines", "rises"), ("degrades", "improves"),
+    ("costs", "gains"), ("fewer", "more"),
+]
+FALLBACK = {"better": "improves", "worse": "worsens", "up": "raises", "down": "lowers"}
+AFTER = re.compile(rf"\s*(?:pp\b|points?\b|%)?\s*(?P<word>{'|'.join(AFTER_WORDS)})\b",
+                   re.IGNORECASE)
+POSITIVE_IS_BETTER = re.compile(
+    r"(?:\bpositive|\+)\s*(?:differences?|diffs?|values?|numbers?|signs?|deltas?)?\s*"
+    r"(?:=|means?|is|are|indicates?|denotes?)\s*(?:an?\s+)?(?:better|improvements?)\b",
+    re.IGNORECASE)
+
+
+def declares_positive_is_better(text: str) -> bool:
+    """``a positive difference means better``, ``+ = better``: signs read as better/worse."""
+    return POSITIVE_IS_BETTER.search(text) is not None
+
+
+def direction_words(before: str, after: str) -> set[str]:
+    """The word nearest a number that gives it a direction, as ``{name, "word:<text>"}``:
+    the last one in its clause before it, else a comparative right after it (``0.081
+    higher``: a difference, then)."""
+    clause = re.split(r"[,;]|\.\s", before)[-1]
+    found = [(match.start(), name, match.group(0)) for name, words in DIRECTIONS.items()
+             for match in re.finditer(rf"\b(?:{words})\b", clause, re.IGNORECASE)]
+    if found:
+        _, name, word = max(found)
+        return {name, f"word:{word}"}
+    match = AFTER.match(after)
+    if match is None:
+        return set()
+    word = match.group("word")
+    return {AFTER_WORDS[word.lower()], f"word:{word}", "difference"}
+
+
+def opposite_word(word: str, name: str) -> str:
+    """The word saying the other way (``lowers`` → ``raises``), in the word's own case."""
+    lower = word.lower()
+    pairs = {b: a for a, b in reversed(ANTONYMS)} | dict(ANTONYMS)
+    found = pairs.get(lower) or FALLBACK[OPPOSITE[name]]
+    return found.capitalize() if word[:1].isupper() else found

@@ -1,0 +1,61 @@
+"""Table layouts of public READMEs and papers that name their claims only through the
+evidence's aliases: HTML tables inside Markdown, an introducing line as a table's caption,
+a caption's dataset under a row's own run. The snippets follow the shapes of the real corpus's
+development part (tests/data/reconcile_real/dev), with numbers of their own."""
+
+from __future__ import annotations
+
+from reconcile_helpers import alias_claim as claim
+from reconcile_helpers import outcomes as found
+from reconcile_helpers import reconcile_text as run
+from rgt.evidence.reconcile.blocks import Table
+from rgt.evidence.reconcile.markdown import markdown_blocks
+
+HTML = """\
+Linear probe results:
+<table><tbody>
+<!-- header -->
+<th valign="bottom"></th>
+<th valign="bottom">epochs</th>
+<th valign="bottom">Alpha<br/>top-1 acc.</th>
+<th valign="bottom" colspan="2">Beta<br/>top-1 acc.</th>
+<tr><td align="left"><a href="https://example.org/r50">ResNet-50</a></td>
+<td align="center">100</td>
+<td align="center">61.4&plusmn;0.3</td>
+<td align="center">66.2&plusmn;0.2</td><td>&#x2713</td>
+</tr>
+</tbody></table>
+"""
+ALPHA_BETA = [claim("imagenet", name.lower(), "top1_accuracy", value,
+                    [name, "ResNet-50", "top-1 acc."], n=5,
+                    variance={"type": "std", "value": std})
+              for name, value, std in (("Alpha", 61.4, 0.3), ("Beta", 66.2, 0.2))]
+
+
+def test_an_html_table_has_header_cells_outside_rows_spans_and_entities_read():
+    (table,) = [block for block in markdown_blocks(HTML) if isinstance(block, Table)]
+    assert table.header == ["", "epochs", "Alpha top-1 acc.", "Beta top-1 acc.",
+                            "Beta top-1 acc."]
+    assert [[cell.text for cell in row] for row in table.rows] == [
+        ["ResNet-50", "100", "61.4\u00b10.3", "66.2\u00b10.2", "\u2713"]]
+    assert [cell.line for cell in table.rows[0]] == [8, 9, 10, 11, 11]
+    assert table.caption == "Linear probe results:"
+
+
+def test_an_html_tables_cells_are_checked_with_their_spreads(tmp_path):
+    clean = run(tmp_path, ALPHA_BETA, HTML)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert found(clean, "matched") == {("alpha", 10, "61.4"), ("alpha", 10, "\u00b1 0.3"),
+                                       ("beta", 11, "66.2"), ("beta", 11, "\u00b1 0.2")}
+    drifted = run(tmp_path, ALPHA_BETA, HTML.replace("66.2&plusmn;0.2", "66.2&plusmn;0.4"))
+    assert found(drifted) == {("beta", 11, "\u00b1 0.4")}
+
+
+def test_a_row_naming_its_own_run_beats_the_dataset_its_caption_names(tmp_path):
+    claims = [claim("imagenet", "mix", "top1_error", 22.10, ["Mix", "ResNet-50", "Top-1 Error"]),
+              claim("imagenet_r101", "mix", "top1_error", 20.64,
+                    ["Mix", "ResNet-101", "Top-1 Error"])]
+    text = ("ResNet models trained on ImageNet:\n\n"
+            "Method | Top-1 Error\n-- | --\n"
+            "ResNet-50 + Mix | 22.10\nResNet-101 + Mix | 20.46\n")
+    assert found(run(tmp_path, claims, text)) == {("mix", 6, "20.46")}

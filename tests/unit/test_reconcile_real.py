@@ -1,0 +1,61 @@
+"""The real-document corpus (tests/data/reconcile_real): READMEs and LaTeX papers quoted from
+public ML repositories, each with an EVIDENCE.json of its own numbers and drifts planted by
+``bench/reconcile_plant.py``. The figures are held as a regression: the dev part as the rules
+were developed on it; the held-out part is scored once, after the last rule change (its README
+has the history).
+``python bench/reconcile_corpus.py`` prints the same figures."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from reconcile_helpers import REAL, changed_lines, real_projects, score_real
+
+PLANT = Path(__file__).resolve().parents[2] / "bench" / "reconcile_plant.py"
+
+
+def planter():
+    spec = importlib.util.spec_from_file_location("reconcile_plant", PLANT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_dev_part_scores_as_its_rules_were_left():
+    score = score_real("dev")
+    assert (score["found"], score["planted"]) == (49, 55)
+    assert (score["known_found"], score["known"]) == (4, 6)
+    assert len(score["false_reports_clean"]) == len(score["false_reports_drifted"]) == 4
+
+
+def test_the_corpus_is_real_documents_of_several_projects_in_both_parts():
+    for part in ("dev", "heldout"):
+        projects = real_projects(part)
+        assert len(projects) >= 3
+        for project in projects:
+            first = next(p for p in (project / "clean").iterdir()).read_text().splitlines()[0]
+            assert "Quoted from github.com/" in first and "commit" in first
+            claims = json.loads((project / "EVIDENCE.json").read_text())["claims"]
+            assert claims and all(claim["aliases"] for claim in claims)
+
+
+@pytest.mark.parametrize("project", real_projects("dev") + real_projects("heldout"),
+                         ids=lambda path: f"{path.parent.name}/{path.name}")
+def test_each_drifted_copy_is_what_the_planting_script_writes(project):
+    assert planter().current(project)
+    key = yaml.safe_load((project / "expected.yaml").read_text())
+    changed = changed_lines(project / "clean", project / "drifted")
+    assert changed == {(item["file"], item["line"]) for item in key["drifts"]}
+
+
+def test_every_annotated_site_is_on_its_line():
+    for sites in REAL.glob("*/*/sites.yaml"):
+        for site in yaml.safe_load(sites.read_text())["sites"]:
+            line = (sites.parent / "clean" / site["file"]).read_text().splitlines()[
+                site["line"] - 1]
+            assert site["text"] in line, (sites, site)
