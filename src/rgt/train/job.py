@@ -26,6 +26,7 @@ from rgt.base.files import read_json, write_json, write_text
 from rgt.config import thaw
 from rgt.plan.runplan import RunSpec
 from rgt.train.preemption import EXIT_PREEMPTED, SIGNALS
+from rgt.plan.sealed import JOB_FILES as SEALED_JOB_FILES
 from rgt.train.sealing import is_sealed
 
 HEADLINE_SPLIT = "test"
@@ -57,9 +58,6 @@ def run_job(spec: RunSpec, runs_root: Path, checkpoints_root: Path,
     if not smoke_steps:
         check_sealed_run(spec, run_dir)
     return 0
-
-
-SEALED_JOB_FILES = ("config.yaml", "train.csv", "results.json", "run.json")
 
 
 def job_argv(spec: RunSpec, run_dir: Path, state_dir: Path) -> list[str]:

@@ -20,6 +20,7 @@ from rgt.base.environment import git_state, package_versions
 from rgt.base.errors import DataError
 from rgt.base.files import read_json
 from rgt.base.hashing import state_dict_sha256
+from rgt.plan.sealed import file_seals
 from rgt.train.tensorboard import write_scalars
 
 ENV_RUN_RECORD, ENV_CONFIG = "RGT_RUN_RECORD", "RGT_CONFIG"
@@ -50,6 +51,7 @@ def seal_plain_run(run_dir: Path, run_id: str, metrics: dict, history: list[dict
     record.setdefault("code_commit", commit)
     record.setdefault("code_dirty", dirty)
     _write_config(run_dir / "config.yaml")
+    record["files"] = file_seals(run_dir)
     files.write_json(run_dir / "run.json", record)
     return record
 

@@ -11,23 +11,15 @@ import yaml
 from rgt.base import files
 from rgt.base.clock import utc_now
 from rgt.base.environment import git_state, package_versions
-from rgt.base.files import read_json
 from rgt.base.hashing import state_dict_sha256
 from rgt.config import thaw
 from rgt.plan.runplan import RunSpec
+from rgt.plan.sealed import BUILT_IN_FILES as SEALED_FILES
+from rgt.plan.sealed import file_seals, is_sealed
 from rgt.train.tensorboard import write_scalars
 
-SEALED_FILES = ("config.yaml", "train.csv", "model.pt", "run.json")
+__all__ = ["SEALED_FILES", "history_csv", "is_sealed", "run_record", "seal_run"]
 HISTORY_COLUMNS = ("epoch", "step", "train_loss", "val_loss", "val_accuracy", "lr")
-
-
-def is_sealed(run_dir: Path, run_id: str, required: tuple[str, ...] = SEALED_FILES) -> bool:
-    """True when ``run_dir`` holds a finished run with this id and all its ``required`` files
-    (those of ``rgt train`` by default)."""
-    record = read_json(run_dir / "run.json")
-    return bool(record and record.get("run_id") == run_id
-                and record.get("status") == "finished"
-                and all((run_dir / name).is_file() for name in required))
 
 
 def seal_run(run_dir: Path, spec: RunSpec, trainer, determinism: dict, started: float,
@@ -44,6 +36,7 @@ def seal_run(run_dir: Path, spec: RunSpec, trainer, determinism: dict, started: 
     with files.atomic_open(run_dir / "model.pt") as handle:
         torch.save(selected, handle)
     record = run_record(spec, trainer, determinism, started, attempts, host_audit, checkpoints)
+    record["files"] = file_seals(run_dir)
     files.write_json(run_dir / "run.json", record)
     return record
 
