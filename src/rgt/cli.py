@@ -19,11 +19,13 @@ from rgt.deliver import command as deliver
 from rgt.deliver import dvc_command as dvc_yaml
 from rgt.deliver import metrics_command as metrics
 from rgt.deliver import promote_command as promote
+from rgt.deliver import share_command as share
 from rgt.doctor import command as doctor
 from rgt.down import command as down
 from rgt.evaluate import command as evaluate
 from rgt.evidence import check_command as evidence_check
 from rgt.evidence import command as evidence
+from rgt.evidence import repro_command as repro
 from rgt.grid import command as grid
 from rgt.grid import status_command as grid_status
 from rgt.mirror import command as mirror
@@ -47,6 +49,8 @@ VERBS = (
     evidence,
     promote,
     evidence_check,
+    repro,
+    share,
     report,
     grid_status,
     plan,

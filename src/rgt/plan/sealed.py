@@ -21,9 +21,12 @@ JOB_FILES = ("config.yaml", "train.csv", "results.json", "run.json")
 NOTHING = "(?!x)x"
 
 
-def seal_problem(run_dir: Path, run_id: str, required: tuple[str, ...] = BUILT_IN_FILES
-                 ) -> str | None:
-    """Why ``run_dir`` does not hold the sealed run ``run_id`` (None when it does)."""
+def seal_problem(run_dir: Path, run_id: str,
+                 required: tuple[str, ...] | None = BUILT_IN_FILES) -> str | None:
+    """Why ``run_dir`` does not hold the sealed run ``run_id`` (None when it does).
+
+    ``required=None``: the files the seal lists (a run sealed before seals listed files: a
+    job's when ``run.json`` names its command, else the built-in trainer's)."""
     record_path = run_dir / "run.json"
     if not record_path.is_file():
         return "no run.json (not sealed)"
@@ -35,6 +38,10 @@ def seal_problem(run_dir: Path, run_id: str, required: tuple[str, ...] = BUILT_I
         return f"run.json belongs to run {record.get('run_id') if isinstance(record, dict) else None!r}"
     if record.get("status") != "finished":
         return f"run.json says {record.get('status')!r}, not finished"
+    if required is None and record.get("files"):
+        required = ("run.json",)
+    elif required is None:
+        required = JOB_FILES if record.get("job_command") else BUILT_IN_FILES
     return _files_problem(run_dir, record.get("files") or {}, required)
 
 
