@@ -26,8 +26,13 @@ def run_repro(args: argparse.Namespace) -> int:
     from rgt.evidence.check_command import EVIDENCE_PATH, print_reproduction
     from rgt.evidence.check_reference import reproduce
     from rgt.evidence.claims import EVIDENCE_SCHEMA
-    from rgt.evidence.repro import (RETRAIN_SCRATCH, SCRATCH, committed_evidence,
-                                    committed_tree, run_step)
+    from rgt.evidence.repro import (
+        RETRAIN_SCRATCH,
+        SCRATCH,
+        committed_evidence,
+        committed_tree,
+        run_step,
+    )
 
     project = Path.cwd()
     if not args.retrain:

@@ -34,8 +34,10 @@ def seal_problem(run_dir: Path, run_id: str,
         record = json.loads(record_path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return "run.json is damaged (not complete JSON)"
-    if not isinstance(record, dict) or record.get("run_id") != run_id:
-        return f"run.json belongs to run {record.get('run_id') if isinstance(record, dict) else None!r}"
+    if not isinstance(record, dict):
+        return "run.json is damaged (not a JSON object)"
+    if record.get("run_id") != run_id:
+        return f"run.json belongs to run {record.get('run_id')!r}"
     if record.get("status") != "finished":
         return f"run.json says {record.get('status')!r}, not finished"
     if required is None and record.get("files"):

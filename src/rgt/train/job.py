@@ -25,8 +25,8 @@ from rgt.base.errors import ConfigError, DataError, RgtError
 from rgt.base.files import read_json, write_json, write_text
 from rgt.config import thaw
 from rgt.plan.runplan import RunSpec
-from rgt.train.preemption import EXIT_PREEMPTED, SIGNALS
 from rgt.plan.sealed import JOB_FILES as SEALED_JOB_FILES
+from rgt.train.preemption import EXIT_PREEMPTED, SIGNALS
 from rgt.train.sealing import is_sealed
 
 HEADLINE_SPLIT = "test"
