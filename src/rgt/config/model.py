@@ -190,6 +190,12 @@ class JobSettings(Section):
                            description="your hyper-parameters ({params.NAME} in the command)")
     metrics: Metrics
     smoke_steps: Annotated[int, Field(ge=1, description="steps of the smoke test")] = 2
+    # Left out: 1, and the key stays out of the run's identity.
+    threads: Annotated[int | None, Field(
+        ge=1, le=256, exclude_if=leave_out_when_unset,
+        description="torch intra-op and inter-op, OpenMP and MKL threads of the command's "
+                    "process, fixed so a run gives the same bits wherever it runs (1 when "
+                    "left out)")] = None
     packages: Packages = Field(
         default_factory=empty_map, exclude_if=leave_out_when_empty, description=(
             "modules the command imports that a rented host's image may lack, each with the "

@@ -182,13 +182,28 @@ IDENTITY_FIELDS = ("code_sha256", "data_sha256", "split_sha256")
 
 
 def run_identities(results_paths) -> dict[str, dict]:
-    """Per run id, the hashes of the code and data that decided it (from its run.json): what a
-    figure's provenance names beside the project's commit."""
+    """Per run id, the hashes of the code and data that decided it and the platform it was
+    made on (from its run.json): what a figure's provenance and the evidence's ``made_on``
+    name."""
     identities = {}
     for path in results_paths:
         run = _read_json(path.parent / "run.json")
-        identities[str(run.get("run_id"))] = {key: run.get(key) for key in IDENTITY_FIELDS}
+        identities[str(run.get("run_id"))] = {
+            **{key: run.get(key) for key in IDENTITY_FIELDS},
+            "platform": platform_summary(run.get("platform"))}
     return dict(sorted(identities.items()))
+
+
+def platform_summary(platform: object) -> dict | None:
+    """The facts of a run's ``platform`` block (rgt.train.platform) a reader compares: None for
+    a run sealed before platforms were recorded."""
+    if not isinstance(platform, dict) or not platform.get("fingerprint"):
+        return None
+    cpu, build = platform.get("cpu") or {}, platform.get("build") or {}
+    return {"fingerprint": platform["fingerprint"], "cpu": cpu.get("model"),
+            "capability": build.get("capability"), "torch": build.get("torch"),
+            "blas": build.get("blas"), "threads": (platform.get("threads") or {}).get("intra_op"),
+            "device": platform.get("gpu") or platform.get("device")}
 
 
 def write_aggregate(runs_dir: str | Path, out: str | Path, only: Collection[str] | None = None,

@@ -26,6 +26,7 @@ from rgt.base.files import read_json, write_json, write_text
 from rgt.config import thaw
 from rgt.plan.runplan import RunSpec
 from rgt.plan.sealed import JOB_FILES as SEALED_JOB_FILES
+from rgt.train.platform import DEFAULT_JOB_THREADS, thread_environment
 from rgt.train.preemption import EXIT_PREEMPTED, SIGNALS
 from rgt.train.sealing import is_sealed
 
@@ -100,7 +101,10 @@ def job_environment(spec: RunSpec, run_dir: Path, state_dir: Path, host_audit: d
            "RGT_CHECKPOINT_KEEP": str(checkpoint.keep),
            "RGT_MTBF_HOURS": str(checkpoint.mtbf_hours),
            "RGT_HEARTBEAT_SECONDS": str(checkpoint.heartbeat_seconds),
-           "PYTHONUNBUFFERED": "1"}
+           "PYTHONUNBUFFERED": "1",
+           # Fixed by the run, never inherited from the executor (Snakemake sets
+           # OMP_NUM_THREADS=1 for a local job, a rented host sets nothing).
+           **thread_environment(spec.settings.job.threads or DEFAULT_JOB_THREADS)}
     if checkpoint.every_steps:
         env["RGT_EVERY_STEPS"] = str(checkpoint.every_steps)
     if smoke_steps:

@@ -16,6 +16,7 @@ from rgt.config import thaw
 from rgt.plan.runplan import RunSpec
 from rgt.plan.sealed import BUILT_IN_FILES as SEALED_FILES
 from rgt.plan.sealed import file_seals, is_sealed
+from rgt.train.platform import platform_record
 from rgt.train.tensorboard import write_scalars
 
 __all__ = ["SEALED_FILES", "history_csv", "is_sealed", "run_record", "seal_run"]
@@ -66,6 +67,7 @@ def run_record(spec: RunSpec, trainer, determinism: dict, started: float, attemp
         "split_sizes": trainer.split_sizes, "world_size": trainer.world.size,
         "per_rank_batch": trainer.per_rank_batch, "effective_batch": trainer.effective_batch,
         "packages": package_versions(), "device": str(trainer.device),
+        "platform": platform_record(str(trainer.device)),
         "determinism": determinism, "started_at": utc_now(started), "ended_at": utc_now(),
         "status": "finished", "attempts": attempts, "steps": trainer.step,
         "selected_step": trainer.selection["step"],
