@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -125,3 +126,16 @@ def unshared_runs(project: Path, report: Restored) -> list[str]:
     return sorted(path.name for path in root.iterdir()
                   if path.is_dir() and not path.name.startswith(".")
                   and path.name not in shared and is_sealed(path, path.name, required=None))
+
+
+def print_restored(report, quiet: bool = False) -> None:
+    """What a restore brought, kept and could not use."""
+    if report.added:
+        print(f"rgt restore: {len(report.added)} sealed run(s) brought from the DVC remote "
+              f"into {report.tracked}/ (runs.dvc): reused, never retrained", file=sys.stderr)
+    elif not quiet:
+        print(f"rgt restore: every run of runs.dvc is already in {report.tracked}/ "
+              f"({len(report.kept)}); nothing was replaced", file=sys.stderr)
+    for run_id, problem in sorted(report.unusable.items()):
+        print(f"rgt restore: {report.tracked}/{run_id} in runs.dvc is not a sealed run "
+              f"({problem}): not copied", file=sys.stderr)

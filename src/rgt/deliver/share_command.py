@@ -23,7 +23,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_restore(args: argparse.Namespace) -> int:
     """Handler of ``rgt restore``: 0 when every shared run is here (or none is shared)."""
     # lazy (--help imports every verb): the DVC import costs ~0.3 s
-    from rgt.deliver.share import restore_runs
+    from rgt.deliver.share import print_restored, restore_runs
 
     report = restore_runs(Path(args.directory))
     if report is None:
@@ -33,16 +33,3 @@ def run_restore(args: argparse.Namespace) -> int:
         return 0
     print_restored(report, quiet=args.quiet)
     return 0
-
-
-def print_restored(report, quiet: bool = False) -> None:
-    """What a restore brought, kept and could not use."""
-    if report.added:
-        print(f"rgt restore: {len(report.added)} sealed run(s) brought from the DVC remote "
-              f"into {report.tracked}/ (runs.dvc): reused, never retrained", file=sys.stderr)
-    elif not quiet:
-        print(f"rgt restore: every run of runs.dvc is already in {report.tracked}/ "
-              f"({len(report.kept)}); nothing was replaced", file=sys.stderr)
-    for run_id, problem in sorted(report.unusable.items()):
-        print(f"rgt restore: {report.tracked}/{run_id} in runs.dvc is not a sealed run "
-              f"({problem}): not copied", file=sys.stderr)

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rgt.base.errors import RgtError
-from rgt.evidence.check_command import EVIDENCE_PATH
+from rgt.plan.paths import EVIDENCE as EVIDENCE_PATH
 
 SCRATCH = Path(".rgt/repro")
 RETRAIN_SCRATCH = Path(".rgt/retrain")

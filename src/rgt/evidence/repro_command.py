@@ -23,7 +23,6 @@ def run_repro(args: argparse.Namespace) -> int:
     """Handler of ``rgt repro``: 0 when every committed number is reproduced."""
     # lazy (--help imports every verb): loads DVC, jsonschema, scipy, yaml
     from rgt.deliver.inputs import read_document
-    from rgt.evidence.check_command import EVIDENCE_PATH, print_reproduction
     from rgt.evidence.check_reference import reproduce
     from rgt.evidence.claims import EVIDENCE_SCHEMA
     from rgt.evidence.repro import (
@@ -33,6 +32,8 @@ def run_repro(args: argparse.Namespace) -> int:
         committed_tree,
         run_step,
     )
+    from rgt.evidence.repro_report import print_reproduction
+    from rgt.plan.paths import EVIDENCE as EVIDENCE_PATH
 
     project = Path.cwd()
     if not args.retrain:
@@ -53,8 +54,7 @@ def run_repro(args: argparse.Namespace) -> int:
 def _bring_shared_runs(project: Path) -> None:
     """The shared runs the project lacks, added to runs/; the unshared ones named."""
     # lazy (--help imports every verb): the DVC import costs ~0.3 s
-    from rgt.deliver.share import restore_runs, unshared_runs
-    from rgt.deliver.share_command import print_restored
+    from rgt.deliver.share import print_restored, restore_runs, unshared_runs
 
     report = restore_runs(project)
     if report is None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import platform
 import re
+from contextlib import suppress
 from pathlib import Path
 
 from rgt.base.hashing import digest_json
@@ -44,10 +45,9 @@ def fix_threads(threads: int) -> dict:
 
     os.environ.update(thread_environment(threads))
     torch.set_num_threads(threads)
-    try:
+    # Once parallel work has started the inter-op count is fixed: it is recorded as it is.
+    with suppress(RuntimeError):
         torch.set_num_interop_threads(threads)
-    except RuntimeError:
-        pass  # parallel work started already: the count in force is recorded as it is
     return thread_settings()
 
 
