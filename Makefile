@@ -84,7 +84,7 @@ profiles:
 	@$(PYTHON) profiles/install.py $(PROFILES_HOME) $(PROFILES)
 
 # Reproduce the committed evidence, without training: the committed tree is rebuilt in a scratch
-# checkout (.rgt/repro/: `dvc repro --force`) and every number compared with the committed
+# checkout (.rgt/repro/: every stage of `dvc repro`) and every number compared with the committed
 # evidence/EVIDENCE.json (rgt repro; nothing of the project is rebuilt in place, and the shared
 # runs runs/ lacks are brought, never replacing one). RETRAIN=1 trains every run again first
 # (in .rgt/retrain/; runs/ is untouched): on another machine's platform each number is judged

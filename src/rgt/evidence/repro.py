@@ -2,8 +2,9 @@
 
 The project itself is never rebuilt in place: the committed tree (``git archive HEAD``) is
 unpacked into ``.rgt/repro/`` (or ``.rgt/retrain/`` when every run is trained again), the
-delivery is rebuilt there (``dvc repro --force``; with ``--retrain``, first the whole pipeline
-through ``snakemake --profile local``), and its evidence is compared with the committed one.
+delivery is rebuilt there (every stage of ``dvc repro``; with ``--retrain``, first the whole
+pipeline through ``snakemake --profile local``), and its evidence is compared with the
+committed one.
 Nothing in ``runs/``, ``evidence/`` or ``figures/`` of the project is written, so runs that are
 not shared yet can never be lost to a reproduction; the shared runs the project lacks are
 brought into ``runs/`` (added, never replacing: ``rgt.deliver.share``).
@@ -77,7 +78,7 @@ def run_step(argv: list[str], cwd: Path, what: str,
              echo: Callable[[str], None] = sys.stdout.write) -> None:
     """Run one step, its output shown as it comes — but for a line pointing at ``--force``,
     which deletes files; a failure is ``ReproFailed`` saying which step."""
-    echo(f"rgt repro: {what}: {' '.join(argv)}\n")
+    echo(f"rgt repro: {what} in {cwd}: {' '.join(argv)}\n")
     with subprocess.Popen(argv, cwd=cwd, env=tool_environment(), stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True) as process:
         withheld = False
@@ -90,5 +91,5 @@ def run_step(argv: list[str], cwd: Path, what: str,
         fix = ("nothing in the project was changed; fix the cause shown above and run make "
                "repro again")
         if withheld:
-            fix += " (never with --force: it deletes files that exist only here)"
+            fix += " (not with DVC's force option: it deletes files that exist only here)"
         raise ReproFailed(f"{what} failed (exit {process.returncode}) in {cwd}", fix)

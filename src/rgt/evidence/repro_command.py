@@ -43,7 +43,8 @@ def run_repro(args: argparse.Namespace) -> int:
     if args.retrain:
         _check_data(scratch)
         run_step(["snakemake", "--profile", "local"], scratch, "train every run again")
-    run_step(["dvc", "repro", "--force"], scratch, "rebuild the delivery")
+    # Every stage, in the scratch checkout: its own copy (-f), never the project's files.
+    run_step(["dvc", "repro", "-f"], scratch, "rebuild the delivery")
     result = reproduce(read_document(str(reference), EVIDENCE_SCHEMA, "rgt evidence"),
                        read_document(str(scratch / EVIDENCE_PATH), EVIDENCE_SCHEMA,
                                      "rgt evidence"))
