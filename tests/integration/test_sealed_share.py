@@ -148,6 +148,12 @@ def test_repro_in_a_working_clone_leaves_unshared_runs_and_never_points_at_force
                                                             ["variants"]["dropout"]})
     (project / "mine.yaml").write_text(yaml.safe_dump(mine))
     snakemake(project, env, "--configfile", "mine.yaml")  # two runs of one's own, not shared
+    status = subprocess.run([sys.executable, "-m", "rgt", "status", "--json", "--config",
+                             "mine.yaml"], cwd=project, env=env, capture_output=True, text=True,
+                            timeout=TIMEOUT, check=True)
+    rows = json.loads(status.stdout)
+    assert sorted((row["in_plan"], row["shared"]) for row in rows) == \
+        [(False, True)] * 4 + [(True, False)] * 2  # rgt status says what lives only here
     before = run_files(project)
     assert len({name.split("/")[0] for name in before}) == 6
     output = make("repro", project, env)
