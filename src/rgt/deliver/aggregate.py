@@ -178,6 +178,21 @@ def build_aggregate(runs_dir: str | Path, only: Collection[str] | None = None,
     return document
 
 
+def incomplete_cells(aggregate: dict) -> list[str]:
+    """A line per metric cell over fewer runs than its variant has (a run whose results.json
+    lacks that metric): what the variant's number is over, and which runs are missing."""
+    lines = []
+    for exp_id, variants in sorted(aggregate["experiments"].items()):
+        for variant, cells in sorted(variants.items()):
+            runs = {row["run_id"] for cell in cells.values() for row in cell["values"]}
+            for key, cell in sorted(cells.items()):
+                missing = sorted(runs - {row["run_id"] for row in cell["values"]})
+                if missing:
+                    lines.append(f"{exp_id}/{variant} {key} is over n = {cell['n_seeds']}/"
+                                 f"{len(runs)} seeds: no {key} in run(s) {', '.join(missing)}")
+    return lines
+
+
 IDENTITY_FIELDS = ("code_sha256", "data_sha256", "split_sha256")
 
 
