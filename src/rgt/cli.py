@@ -14,6 +14,7 @@ import sys
 
 from rgt import __version__
 from rgt.base.errors import RgtError
+from rgt.base.files import is_disk_full
 from rgt.controller import command as controller
 from rgt.deliver import command as deliver
 from rgt.deliver import dvc_command as dvc_yaml
@@ -106,5 +107,14 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except OSError as error:
+        if not is_disk_full(error):
+            raise
+        # A write outside rgt's own (a library's): the same one message, no traceback.
+        where = f" writing {error.filename}" if error.filename else ""
+        print(f"error: No space left on device{where}", file=sys.stderr)
+        print("  fix: free space on that disk (or move the directory to a larger one), then "
+              "run the same command again", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # `rgt status | head`: the reader left, nothing is wrong
         return 0

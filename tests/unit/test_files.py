@@ -89,9 +89,9 @@ def test_a_failing_body_leaves_the_old_file_and_no_temp(tmp_path):
 
 def test_disk_full_names_the_directory_and_the_space(tmp_path):
     error = DiskFull(tmp_path / "model.pt", 3 * 1024 * 1024)
-    assert f"no space left in {tmp_path} writing model.pt" in error.message
+    assert f"No space left on device in {tmp_path} writing model.pt" in error.message
     assert "at least 3.0 MiB needed" in error.message and "free" in error.message
-    assert "previous copy of the file is intact" in error.fix
+    assert "what was there before is intact" in error.fix
 
 
 def small_tmpfs_available() -> bool:
@@ -128,7 +128,7 @@ def test_a_write_to_a_full_tmpfs_is_one_message_and_leaves_the_old_file(tmp_path
         capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stdout + done.stderr
-    assert f"ERROR no space left in {mount} writing big.bin" in done.stdout
+    assert f"ERROR No space left on device in {mount} writing big.bin" in done.stdout
     assert "at least 195.3 KiB needed" in done.stdout
     assert 'STATUS {  "state": "running"}' in done.stdout
     assert "AFTER ['status.json']" in done.stdout  # no temp file left behind

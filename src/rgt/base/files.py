@@ -40,16 +40,16 @@ _TEMP = re.compile(r"\.(?P<host>[0-9a-f]{8})-(?P<pid>[0-9]+)-[0-9a-f]{8}\.tmp$")
 class DiskFull(RgtError):
     """A write ran out of space: names the directory, what it holds free and what was needed."""
 
-    def __init__(self, path: str | Path, needed: int | None = None):
+    def __init__(self, path: str | Path, needed: int | None = None, what: str | None = None):
         directory = Path(path).parent
         free = free_bytes(directory)
         self.directory, self.needed, self.free = directory, needed, free
         wanted = f"at least {human_bytes(needed)} needed" if needed else "more space needed"
         super().__init__(
-            f"no space left in {directory} writing {Path(path).name} ({human_bytes(free)} "
-            f"free, {wanted})",
+            f"No space left on device in {directory} writing {what or Path(path).name} "
+            f"({human_bytes(free)} free, {wanted})",
             f"free space on the disk of {directory} (or move that directory to a larger disk), "
-            "then run the same command again: the previous copy of the file is intact")
+            "then run the same command again: what was there before is intact")
 
 
 def free_bytes(directory: Path) -> int:
