@@ -1,5 +1,6 @@
 # Two commands do all the set-up on a fresh clone:
-#   make run    create the venv, install rgt and the profiles, run `snakemake --profile local`
+#   make run    create the venv, install rgt and the profiles, bring the shared runs
+#               (rgt restore), run `snakemake --profile local`
 #   make test   the same with the dev extra (test tools, the adapters' frameworks), then the tests
 VENV ?= .venv
 PYTHON ?= python3

@@ -1,5 +1,5 @@
 """Sealed means sealed, through the Makefile's own targets (`make run`, `make share`, `make
-repro`, run as the README shows them, in a project that holds the same Makefile):
+repro`, read from README.md and run in a project that holds the same Makefile):
 
 - a fresh clone's `make repro` brings the shared runs, then Snakemake plans no training and a
   real run trains nothing and changes no byte of a sealed run;
@@ -43,9 +43,13 @@ def run(args: list[str], cwd: Path, env: dict) -> str:
     return output
 
 
-def make(target: str, cwd: Path, env: dict, *extra: str) -> str:
-    """A target of the project's Makefile, as the README shows it (the venv already built)."""
-    return run(["make", "-s", target, f"VENV={VENV}", *extra], cwd, env)
+def make(command: str, cwd: Path, env: dict) -> str:
+    """``command`` (``make TARGET [VAR=…]``) read from README.md, run with the venv already
+    built."""
+    readme = (ROOT / "README.md").read_text()
+    assert f"`{command}`" in readme or f"\n{command} " in readme, f"README.md shows no {command}"
+    words = command.split()
+    return run([words[0], "-s", *words[1:], f"VENV={VENV}"], cwd, env)
 
 
 def git(cwd: Path, *args: str) -> str:
@@ -95,11 +99,11 @@ def origin(tmp_path_factory, env) -> Path:
     git(project, "init", "-q")
     with_make_files(project)
     run([sys.executable, "-m", "rgt", "dvc-yaml"], project, env)
-    make("run", project, env)
+    make("make run", project, env)
     fake_elsewhere(project / "runs")
     shutil.rmtree(project / ".rgt")  # deliver again: the evidence made "elsewhere"
-    make("run", project, env)
-    make("share", project, env)
+    make("make run", project, env)
+    make("make share", project, env)
     git(project, "add", "-A")
     git(project, "commit", "-qm", "results")
     return project
@@ -127,7 +131,7 @@ def jobs(output: str) -> list[str]:
 def test_a_fresh_clone_repro_then_snakemake_trains_nothing_and_keeps_every_byte(
         origin, tmp_path, env):
     project = clone(origin, tmp_path / "clone")
-    output = make("repro", project, env)
+    output = make("make repro", project, env)
     assert "4 sealed run(s) brought from the DVC remote" in output
     assert "4 of 4 reference claim(s) reproduced" in output or "reproduced, 0 mismatch" in output
     before = run_files(project)
@@ -141,7 +145,7 @@ def test_a_fresh_clone_repro_then_snakemake_trains_nothing_and_keeps_every_byte(
 def test_repro_in_a_working_clone_leaves_unshared_runs_and_never_points_at_force(
         origin, tmp_path, env):
     project = clone(origin, tmp_path / "working")
-    make("repro", project, env)
+    make("make repro", project, env)
     mine = yaml.safe_load((project / "config" / "config.yaml").read_text())
     mine["experiments"]["tiny"].update(seeds=[7], variants={"plain": {}, "dropout":
                                                             mine["experiments"]["tiny"]
@@ -156,7 +160,7 @@ def test_repro_in_a_working_clone_leaves_unshared_runs_and_never_points_at_force
         [(False, True)] * 4 + [(True, False)] * 2  # rgt status says what lives only here
     before = run_files(project)
     assert len({name.split("/")[0] for name in before}) == 6
-    output = make("repro", project, env)
+    output = make("make repro", project, env)
     assert "--force" not in output
     assert "2 sealed run(s) in runs/ are not shared yet" in output and "make share" in output
     assert run_files(project) == before  # every run in place, byte for byte
@@ -165,13 +169,13 @@ def test_repro_in_a_working_clone_leaves_unshared_runs_and_never_points_at_force
 def test_a_fresh_clone_on_another_platform_stays_clean_and_retrain_compares_by_spread(
         origin, tmp_path, env):
     project = clone(origin, tmp_path / "elsewhere")
-    output = make("run", project, env)
+    output = make("make run", project, env)
     assert "4 sealed run(s) brought from the DVC remote" in output
     assert "train" not in jobs(output)
     assert git(project, "status", "--porcelain") == ""
     evidence = json.loads((project / "evidence" / "EVIDENCE.json").read_text())
     assert [entry["fingerprint"] for entry in evidence["made_on"]] == ["0123456789abcdef"]
-    output = make("repro", project, env, "RETRAIN=1")
+    output = make("make repro RETRAIN=1", project, env)
     assert "train every run again" in output and "the data matches its pins" in output
     assert "cross-machine reproduction: the committed evidence was made on Intel(R) Xeon(R) " \
            "Gold 6248" in output
