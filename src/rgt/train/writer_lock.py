@@ -66,9 +66,9 @@ def _acquire(handle, path: Path, attach: bool, note: Callable[[str], None]) -> N
         raise RunBusy(
             f"{path.parent} is already being written by {holder}: a second writer would mix "
             f"two histories in one checkpoint directory and seal the run twice",
-            "wait for it to end (`rgt status` shows it), or stop that process (it resumes "
-            "from its newest checkpoint when relaunched); or give this run another checkpoint "
-            "directory") from None
+            "stop that process first (it resumes from its newest checkpoint when relaunched), "
+            "or wait for it to end (`rgt status` shows it), or give this run another "
+            "checkpoint directory") from None
     note(f"{path.parent.name}: already being trained by {holder} (a launch that outlived "
          "the one that started it?): following it until it ends, never training beside it")
     _wait(handle, path, note)
