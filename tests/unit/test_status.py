@@ -138,3 +138,13 @@ def test_the_table_says_which_finished_runs_are_not_shared_yet(capsys):
     _print_table([{**row, "shared": False}, {**row, "run_id": "b" * 16, "shared": True}])
     out = " ".join(capsys.readouterr().out.split())
     assert out.count("not shared yet") == 1
+
+
+def test_a_copy_without_the_optional_files_is_still_the_sealed_run(tmp_path):
+    sealed(tmp_path / "run")
+    record = json.loads((tmp_path / "run" / "run.json").read_text())
+    record["files"]["events.out.tfevents.1.host"] = {"bytes": 648}  # not brought from a host
+    (tmp_path / "run" / "run.json").write_text(json.dumps(record))
+    assert run_state(tmp_path / "run", tmp_path / "state")[0] == "finished"
+    (tmp_path / "run" / "model.pt").unlink()
+    assert run_state(tmp_path / "run", tmp_path / "state")[0] == "damaged"

@@ -2,10 +2,10 @@
 and ``rgt status`` ask before touching a run.
 
 A sealed run is final wherever it came from (trained here, pulled from a host, brought from the
-DVC remote): ``run.json`` names the run and says ``finished``, and every file its seal lists
-is there with the size the seal recorded (``files`` in ``run.json``; a run sealed before seals
-listed sizes needs its files to exist). Sizes, not hashes, so the check stays cheap for
-multi-gigabyte weights; the sha256 of each file is in the seal for a deeper check.
+DVC remote): ``run.json`` names the run and says ``finished``, the files its kind requires are
+there, and every file its seal lists (``files`` in ``run.json``) that is there has the size the
+seal recorded. Sizes, not hashes, so the check stays cheap for multi-gigabyte weights; the
+sha256 of each file is in the seal for a deeper check.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ def seal_problem(run_dir: Path, run_id: str,
                  required: tuple[str, ...] | None = BUILT_IN_FILES) -> str | None:
     """Why ``run_dir`` does not hold the sealed run ``run_id`` (None when it does).
 
-    ``required=None``: the files the seal lists (a run sealed before seals listed files: a
-    job's when ``run.json`` names its command, else the built-in trainer's)."""
+    ``required=None``: the files of the run's kind (a plain-loop run's, your own command's,
+    or the built-in trainer's)."""
     record_path = run_dir / "run.json"
     if not record_path.is_file():
         return "no run.json (not sealed)"
@@ -40,18 +40,22 @@ def seal_problem(run_dir: Path, run_id: str,
         return f"run.json belongs to run {record.get('run_id')!r}"
     if record.get("status") != "finished":
         return f"run.json says {record.get('status')!r}, not finished"
-    if required is None and record.get("files"):
-        required = ("run.json",)
-    elif required is None:
-        required = JOB_FILES if record.get("job_command") else BUILT_IN_FILES
+    if required is None:  # the plain-loop API's seal records per_sample, a job its command
+        plain_loop = "job_command" in record or "per_sample" in record
+        required = JOB_FILES if plain_loop else BUILT_IN_FILES
     return _files_problem(run_dir, record.get("files") or {}, required)
 
 
 def _files_problem(run_dir: Path, seals: dict, required: tuple[str, ...]) -> str | None:
+    """The ``required`` files must be there; every sealed file that is there must have its
+    sealed size (a copy of the run that brought only the workflow's outputs, e.g. from a host
+    without its TensorBoard events, is still the sealed run)."""
     for name in sorted(set(required) | set(seals)):
         path = run_dir / name
         if not path.is_file():
-            return f"{name} is missing"
+            if name in required:
+                return f"{name} is missing"
+            continue
         expected = (seals.get(name) or {}).get("bytes")
         if expected is not None and path.stat().st_size != expected:
             return f"{name} has {path.stat().st_size} bytes, its seal says {expected}"
