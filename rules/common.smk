@@ -6,7 +6,7 @@ import sys
 
 from rgt.deliver import staging
 from rgt.deliver.registry import figure_files
-from rgt.plan import paths, runplan, snakefile
+from rgt.plan import paths, runplan, sealed, snakefile
 from rgt.verify.settings import settings_from_config
 
 CONFIG_FILE, CFG = snakefile.load_or_exit(
@@ -18,6 +18,11 @@ RUNS, CHECKPOINTS = CFG.paths.runs, CFG.paths.checkpoints
 # Your own training command (defaults.job) seals its results itself: no evaluate step.
 JOBS = CFG.defaults.job is not None
 RESULTS = f"{RUNS}/{{run_id}}/results.json"
+# A sealed run is final (trained here, pulled from a host or brought from the DVC remote): the
+# train rule makes only the planned runs not sealed yet, so no job ever deletes or retrains one.
+TO_TRAIN = sealed.training_pattern(
+    [run.run_id for run in PLAN], RUNS, sealed.JOB_FILES if JOBS else sealed.BUILT_IN_FILES
+)
 # Deploying the software with Snakemake (`--software-deployment-method conda` or `apptainer`,
 # envs/README.md): each rule runs in envs/conda.yaml or the image of envs/Dockerfile (build it,
 # name it in RGT_CONTAINER), and `python -m rgt` there runs this project's own code. Otherwise

@@ -4,10 +4,12 @@ if not JOBS:
     localrules:
         evaluate,
 
+    # ancient: a sealed run's files never change, whatever their times say (a DVC checkout
+    # or a pull writes them in any order), so existing results are never recomputed.
     rule evaluate:
         input:
-            rules.train.output.run,
-            rules.train.output.model,
+            ancient(rules.train.output.run),
+            ancient(rules.train.output.model),
         output:
             results=f"{RUNS}/{{run_id}}/results.json",
             predictions=f"{RUNS}/{{run_id}}/predictions.parquet",

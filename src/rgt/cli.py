@@ -14,16 +14,19 @@ import sys
 
 from rgt import __version__
 from rgt.base.errors import RgtError
+from rgt.base.files import is_disk_full
 from rgt.controller import command as controller
 from rgt.deliver import command as deliver
 from rgt.deliver import dvc_command as dvc_yaml
 from rgt.deliver import metrics_command as metrics
 from rgt.deliver import promote_command as promote
+from rgt.deliver import share_command as share
 from rgt.doctor import command as doctor
 from rgt.down import command as down
 from rgt.evaluate import command as evaluate
 from rgt.evidence import check_command as evidence_check
 from rgt.evidence import command as evidence
+from rgt.evidence import repro_command as repro
 from rgt.grid import command as grid
 from rgt.grid import status_command as grid_status
 from rgt.mirror import command as mirror
@@ -49,6 +52,8 @@ VERBS = (
     evidence,
     promote,
     evidence_check,
+    repro,
+    share,
     report,
     grid_status,
     plan,
@@ -104,5 +109,14 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except OSError as error:
+        if not is_disk_full(error):
+            raise
+        # A write outside rgt's own (a library's): the same one message, no traceback.
+        where = f" writing {error.filename}" if error.filename else ""
+        print(f"error: No space left on device{where}", file=sys.stderr)
+        print("  fix: free space on that disk (or move the directory to a larger one), then "
+              "run the same command again", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # `rgt status | head`: the reader left, nothing is wrong
         return 0

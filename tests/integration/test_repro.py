@@ -114,3 +114,70 @@ def test_data_pins_pass_on_the_same_data_and_name_a_changed_one(tmp_path, tiny_c
     result = rgt(["data-pin", "--config", str(config), "--check"], tmp_path, 120)
     assert result.returncode == 1
     assert "tiny/plain: split_sha256 is" in result.stderr and "fix: restore" in result.stderr
+
+
+OTHER_PLATFORM = [{"fingerprint": "0123456789abcdef", "cpu": "Intel(R) Xeon(R) Gold 6248",
+                   "capability": "AVX512", "torch": "2.13.0+cpu", "blas": "mkl", "threads": 1,
+                   "device": "cpu", "runs": 5}]
+
+
+def made_elsewhere(project: Path, claim_id: str, shift: float) -> dict:
+    """The reference as if made on another platform, one claim's value moved by ``shift``."""
+    path = project / "reference/EVIDENCE.json"
+    evidence = json.loads(path.read_text())
+    evidence["made_on"] = OTHER_PLATFORM
+    for claim in evidence["claims"]:
+        if claim["id"] == claim_id:
+            claim["value"] += shift
+            if claim["variance"]["type"] == "ci95":
+                claim["variance"]["value"] = [end + shift for end in claim["variance"]["value"]]
+            moved = claim
+    path.write_text(json.dumps(evidence))
+    return moved
+
+
+def test_numbers_made_on_another_platform_are_judged_by_the_seed_spread(delivered):
+    # 1e-4 is far beyond the claim's tolerance (1e-9) but well inside 3 seeds' 95% interval.
+    moved = made_elsewhere(delivered, "digits/dropout/accuracy/test", 1e-4)
+    result = check(delivered)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "cross-machine reproduction: the committed evidence was made on Intel(R) Xeon(R) " \
+           "Gold 6248 [AVX512]" in result.stdout
+    assert "Bit-identity holds on one platform only" in result.stdout
+    line = next(x for x in result.stdout.splitlines()
+                if x.startswith("  ok digits/dropout/accuracy/test:"))
+    assert f"{moved['value']!r} committed" in line and "diff -0.0001" in line
+    assert "within the reference mean's 95% interval" in line and "seed std" in line
+
+
+def test_another_platform_outside_the_seed_spread_is_a_mismatch(delivered):
+    made_elsewhere(delivered, "digits/dropout/accuracy/test", 0.05)
+    result = check(delivered)
+    assert result.returncode == 1
+    assert "MISMATCH digits/dropout/accuracy/test:" in result.stdout
+    assert "within the reference mean's 95% interval" in result.stdout
+    assert "4 of 5 reference claim(s) reproduced, 1 mismatch(es)" in result.stderr
+
+
+def test_a_comparison_made_elsewhere_must_land_inside_the_reference_interval(delivered):
+    claim = "digits/dropout-vs-plain/accuracy/test"
+    made_elsewhere(delivered, claim, 0.005)  # the interval is diff ± 0.01
+    assert check(delivered).returncode == 0
+    made_elsewhere(delivered, claim, 0.02)
+    result = check(delivered)
+    assert result.returncode == 1 and f"MISMATCH {claim}:" in result.stdout
+    assert "inside the reference's 95% CI" in result.stdout
+
+
+def test_a_single_seed_made_elsewhere_is_held_to_the_tolerance(delivered, capsys):
+    from rgt.evidence.check_reference import reproduce
+
+    reference = json.loads((delivered / "reference/EVIDENCE.json").read_text())
+    current = json.loads((delivered / "evidence/EVIDENCE.json").read_text())
+    reference["made_on"] = OTHER_PLATFORM
+    claim = next(c for c in reference["claims"] if c["id"] == PLAIN)
+    claim.update(n=1, variance={"type": "std", "value": None}, value=claim["value"] + 1e-4)
+    next(c for c in current["claims"] if c["id"] == PLAIN)["n"] = 1
+    result = reproduce(reference, current)
+    [mismatch] = result.mismatches
+    assert mismatch["claim"] == PLAIN and "no seed spread" in mismatch["problem"]

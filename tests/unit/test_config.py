@@ -14,7 +14,7 @@ def _set(config: dict, dotted: str, value) -> dict:
     *parents, leaf = dotted.split(".")
     node = config
     for key in parents:
-        node = node[key]
+        node = node.setdefault(key, {})
     node[leaf] = value
     return config
 
@@ -41,6 +41,13 @@ BAD_INPUTS = [
      ["package.module:callable"]),
     ("experiments.tiny.variants.bad-name", {}, ["'bad-name'"], ["letters, digits"]),
     ("shedule", 1, ["unknown key 'shedule'"], ["remove it"]),
+    # Absurd sizes and paths out of the project, refused before anything starts.
+    ("defaults.train.epochs", 10**12, ["defaults.train.epochs", "<= 100000"], ["<= 100000"]),
+    ("defaults.train.batch_size", 10**9, ["defaults.train.batch_size", "<= 1048576"],
+     ["<= 1048576"]),
+    ("paths.runs", "../../outside", ["paths.runs", "'../../outside'", "inside the project"],
+     ["absolute path"]),
+    ("paths.checkpoints", "state/../../x", ["paths.checkpoints"], ["inside the project"]),
 ]
 
 
@@ -146,3 +153,45 @@ def test_the_executor_takes_the_config_the_snakefile_validated(tmp_path, tiny_co
     assert config_file == str(path)
     path.write_text("not: [valid")  # a file read again would now fail
     assert workflow_config(path) is validated
+
+
+def test_absolute_paths_and_paths_inside_the_project_are_kept(tiny_config):
+    tiny_config["paths"] = {"runs": "results/../results/runs", "checkpoints": "/mnt/state"}
+    assert load_config(tiny_config).paths.checkpoints == "/mnt/state"
+
+
+JOB = {"defaults": {"job": {"command": "python train.py --dropout {params.dropout}",
+                            "params": {"dropout": 0.0}, "metrics": {"loss": {"direction":
+                                                                             "lower"}}},
+                    "checkpoint": {"keep": 2, "mtbf_hours": 6.0, "heartbeat_seconds": 5}},
+       "experiments": {"lm": {"baseline": "plain", "seeds": [0],
+                              "variants": {"plain": {},
+                                           "dropout": {"job": {"params": {"dropuot": 0.3}}}}}}}
+
+
+def test_a_variant_param_the_defaults_lack_is_refused_with_the_known_keys():
+    with pytest.raises(ConfigError) as caught:
+        load_config(JOB)
+    assert caught.value.message.startswith(
+        "config: experiments.lm.variants.dropout.job.params.dropuot: defaults.job.params has "
+        "no 'dropuot' (it has: dropout), so this variant would run with the defaults' values")
+    assert caught.value.fix == ("correct the name to one of dropout, or add dropuot to "
+                                "defaults.job.params so every variant has it")
+
+
+def test_a_variant_with_its_own_model_or_command_brings_its_own_params(tiny_config):
+    tiny_config["experiments"]["tiny"]["variants"]["dropout"] = {
+        "model": {"name": "mylab.nets:Wide", "params": {"width": 64}}}
+    assert load_config(tiny_config)  # another model: its params are its own
+    tiny_config["experiments"]["tiny"]["variants"]["dropout"] = {
+        "model": {"params": {"width": 64}}}
+    with pytest.raises(ConfigError, match="defaults.model.params has no 'width'"):
+        load_config(tiny_config)
+
+
+def test_a_typoed_variant_param_fails_the_pipeline_before_any_job(tmp_path):
+    write_config(tmp_path, JOB)
+    result = rgt(["plan"], tmp_path, timeout=120)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "job.params.dropuot: defaults.job.params has no 'dropuot'" in result.stderr
+    assert not (tmp_path / "runs").exists() and not (tmp_path / "checkpoints").exists()

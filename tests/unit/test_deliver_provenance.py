@@ -14,7 +14,7 @@ from conftest import TINY
 from rgt.base.environment import code_state
 from rgt.base.hashing import sha256_file
 from rgt.config import load_config
-from rgt.deliver import command
+from rgt.deliver import command, provenance
 from rgt.deliver.registry import figure_spec
 from rgt.deliver.source_data import write_source_data
 
@@ -108,9 +108,10 @@ def test_runs_command_packages_and_code_are_recorded(tmp_path, monkeypatch):
     assert record["command"] == ARGV
     assert record["packages"]["python"] == platform.python_version()
     assert set(record["packages"]) == {"python", "numpy", "matplotlib", "torch"}
-    # The code is the rgt package that drew the figure, wherever the figure is drawn.
-    package = code_state(Path(rgt.__file__).parent)
-    assert record["code"] == {"commit": package[0], "dirty": package[1]}
+    # The code is the part of rgt that draws figures, wherever the figure is drawn.
+    package = code_state(Path(rgt.__file__).parent, provenance.FIGURE_CODE)
+    assert record["code"] == {"commit": package[0], "dirty": package[1],
+                              "sha256": provenance.figure_code()["sha256"]}
     assert record["source_matches_aggregate"] is True
     assert record["pixel_gate"]["ok"] is True
 

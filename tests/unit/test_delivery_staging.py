@@ -75,3 +75,21 @@ def test_a_disturbed_delivery_is_put_back_by_the_next_run(tmp_path):
     (tmp_path / "evidence/EVIDENCE.json").write_text("typed by hand")
     assert forget_promotion_if_disturbed(tmp_path) is True
     assert not (tmp_path / DELIVERY_PROMOTED).exists()
+
+
+def test_a_delivery_made_on_another_platform_is_never_put_in_place_silently(tmp_path):
+    from rgt.deliver.staging import platform_change
+
+    def evidence(root, fingerprint, value):
+        path = root / "evidence" / "EVIDENCE.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"made_on": [{"fingerprint": fingerprint}],
+                                    "claims": [{"id": "e/v/accuracy/test", "value": value}]}))
+
+    evidence(tmp_path, "aaaa", 0.95)
+    evidence(tmp_path / ".rgt" / "delivery", "aaaa", 0.95)
+    assert platform_change(tmp_path) is None
+    evidence(tmp_path / ".rgt" / "delivery", "bbbb", 0.9501)
+    said = platform_change(tmp_path)
+    assert said.startswith("evidence/EVIDENCE.json was made on platform(s) aaaa; this delivery "
+                           "on bbbb, and 1 of its numbers differ: they are this machine's")

@@ -49,6 +49,24 @@ def test_code_state_ignores_commits_of_other_files(tmp_path):
     assert code_state(tmp_path / "src") == (code[0], True)
 
 
+def test_code_state_of_some_areas_ignores_commits_of_the_others(tmp_path):
+    """A figure names only the code that draws it: a commit to training code leaves it."""
+    for area in ("deliver", "train"):
+        (tmp_path / "rgt" / area).mkdir(parents=True)
+        (tmp_path / "rgt" / area / "m.py").write_text("x = 1\n")
+    _git(tmp_path, "init", "-q")
+    commit = ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm"]
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, *commit, "both")
+    drawn = code_state(tmp_path / "rgt", ("deliver",))
+    (tmp_path / "rgt" / "train" / "m.py").write_text("x = 2\n")
+    assert code_state(tmp_path / "rgt", ("deliver",)) == drawn  # not dirty either
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, *commit, "training only")
+    assert code_state(tmp_path / "rgt", ("deliver",)) == drawn
+    assert code_state(tmp_path / "rgt")[0] != drawn[0]
+
+
 def test_absent_package_version_is_none():
     versions = package_versions(("numpy", "surely-not-installed-pkg"))
     assert versions["surely-not-installed-pkg"] is None and versions["numpy"]

@@ -23,10 +23,36 @@ def test_no_files_means_planned(tmp_path):
     assert run_state(tmp_path / "run", tmp_path / "state")[0] == "planned"
 
 
+def sealed(run_dir, **record):
+    """A sealed run directory: its files, then run.json listing their sizes."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    for name in ("config.yaml", "train.csv", "model.pt"):
+        (run_dir / name).write_text(f"{name}\n")
+    files = {name: {"bytes": len(name) + 1} for name in ("config.yaml", "train.csv", "model.pt")}
+    _write(run_dir / "run.json", {"run_id": run_dir.name, "status": "finished", "steps": 240,
+                                  "attempts": 2, "files": files, **record})
+
+
 def test_sealed_run_is_finished(tmp_path):
-    _write(tmp_path / "run" / "run.json", {"status": "finished", "steps": 240, "attempts": 2})
+    sealed(tmp_path / "run")
     assert run_state(tmp_path / "run", tmp_path / "state") == ("finished",
                                                                "240 steps, 2 attempt(s)")
+
+
+def test_a_truncated_record_or_a_short_file_is_damaged_never_finished(tmp_path):
+    sealed(tmp_path / "run")
+    _write(tmp_path / "state" / "status.json", {**_status("finished", 1), "step": 240})
+    record = (tmp_path / "run" / "run.json").read_text()
+    (tmp_path / "run" / "run.json").write_text(record[: len(record) // 2])  # torn
+    state, detail = run_state(tmp_path / "run", tmp_path / "state")
+    assert state == "damaged" and "run.json is damaged (not complete JSON)" in detail
+    assert "rerun `rgt train --run-id run`" in detail
+    (tmp_path / "run" / "run.json").write_text(record)
+    (tmp_path / "run" / "model.pt").write_text("m")
+    assert run_state(tmp_path / "run", tmp_path / "state") == (
+        "damaged", "model.pt has 1 bytes, its seal says 9; rerun `rgt train --run-id run` to "
+                   "seal it again from its checkpoints (or move it aside and `rgt restore` the "
+                   "shared copy)")
 
 
 def test_live_process_is_running(tmp_path):
@@ -102,3 +128,23 @@ def test_status_json_and_table_carry_the_checkpoint_column(tmp_path, tiny_config
     assert main(["status"]) == 0
     out = capsys.readouterr().out
     assert "newest checkpoint" in out and "local: step 7, 0 min old" in out
+
+
+def test_the_table_says_which_finished_runs_are_not_shared_yet(capsys):
+    from rgt.grid.status_command import _print_table
+
+    row = {"run_id": "a" * 16, "exp_id": "e", "variant": "v", "seed": 0, "state": "finished",
+           "detail": "1 steps", "in_plan": True, "metrics": {}, "checkpoint": None}
+    _print_table([{**row, "shared": False}, {**row, "run_id": "b" * 16, "shared": True}])
+    out = " ".join(capsys.readouterr().out.split())
+    assert out.count("not shared yet") == 1
+
+
+def test_a_copy_without_the_optional_files_is_still_the_sealed_run(tmp_path):
+    sealed(tmp_path / "run")
+    record = json.loads((tmp_path / "run" / "run.json").read_text())
+    record["files"]["events.out.tfevents.1.host"] = {"bytes": 648}  # not brought from a host
+    (tmp_path / "run" / "run.json").write_text(json.dumps(record))
+    assert run_state(tmp_path / "run", tmp_path / "state")[0] == "finished"
+    (tmp_path / "run" / "model.pt").unlink()
+    assert run_state(tmp_path / "run", tmp_path / "state")[0] == "damaged"

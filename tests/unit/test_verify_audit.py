@@ -252,3 +252,27 @@ def test_paired_analysis_is_used_when_asked_and_said_when_impossible(tmp_path):
     audit = audit_runs(other, Settings(pairing="paired"))
     assert comparison(audit).method == "Welch t"
     assert checks(audit, "pairing-unavailable")
+
+
+def test_a_run_missing_a_metric_is_a_finding_naming_it_and_the_seed_count(tmp_path, capsys):
+    two_variants(tmp_path, [0.80, 0.81, 0.79], [0.90, 0.91, 0.89])
+    results_path = tmp_path / "exp-dropout-1" / "results.json"
+    results = json.loads(results_path.read_text())
+    results["metrics"] = [m for m in results["metrics"]
+                          if (m["name"], m["split"]) != ("loss", "test")]
+    results_path.write_text(json.dumps(results))
+    audit = audit_runs(tmp_path)
+    [finding] = checks(audit, "missing-metric")
+    assert finding.subject == "exp-dropout-1" and finding.severity == "warning"
+    assert finding.detail == ("run exp-dropout-1 (exp/dropout, seed 1) has no test loss in its "
+                              "results.json: exp/dropout's test loss is over n = 2/3 seeds")
+    assert "exp/dropout/loss/test" in finding.claims
+    assert "exp/dropout-vs-baseline/loss/test" in finding.claims  # its comparison says why
+    assert (comparison(audit, metric="loss").base.n, comparison(audit, "loss").cand.n) == (3, 2)
+
+    from rgt.cli import main
+
+    assert main(["aggregate", "--runs", str(tmp_path), "--out",
+                 str(tmp_path.parent / "aggregate.json")]) == 0
+    assert ("warning: exp/dropout loss/test is over n = 2/3 seeds: no loss/test in run(s) "
+            "exp-dropout-1") in capsys.readouterr().err

@@ -23,17 +23,18 @@ def git_state(root: str | Path = ".") -> tuple[str | None, bool | None]:
     return commit, dirty
 
 
-def code_state(directory: str | Path) -> tuple[str | None, bool | None]:
-    """(the last commit that changed the code under ``directory``, whether that code has
-    uncommitted changes); (None, None) outside git.
+def code_state(directory: str | Path, paths: tuple[str, ...] = (".",)
+               ) -> tuple[str | None, bool | None]:
+    """(the last commit that changed the code under ``directory`` — or only its ``paths`` —,
+    whether that code has uncommitted changes); (None, None) outside git.
 
     Unlike ``git_state``, committing other files (the delivery files a rebuild writes) changes
     neither, so a rebuild from the same inputs and code records the same code.
     """
     try:
-        commit = _git(directory, "log", "-1", "--format=%H", "--", ".")
+        commit = _git(directory, "log", "-1", "--format=%H", "--", *paths)
         dirty = bool(_git(directory, "--no-optional-locks", "status", "--porcelain",
-                          "--untracked-files=no", "--", "."))
+                          "--untracked-files=no", "--", *paths))
     except (OSError, subprocess.CalledProcessError):
         return None, None
     return commit or None, dirty if commit else None

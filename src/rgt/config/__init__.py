@@ -105,6 +105,7 @@ def _check_settings(config: Config, exp_id: str, variant: str, label: str) -> No
     settings = validated(Settings, merge(config.defaults.to_dict(), overrides), label, where)
     label = f"{label}: {'.'.join(where)}"
     _check_trainer_choice(settings, label)
+    _check_params(config.defaults.to_dict(), overrides, label)
     if settings.job is not None:
         return
     split = settings.data.split
@@ -118,6 +119,29 @@ def _check_settings(config: Config, exp_id: str, variant: str, label: str) -> No
 
 
 BUILT_IN_SECTIONS = ("data", "model", "train", "selection")
+# The sections whose params are a free mapping for a callable, with the key naming it.
+PARAMS_OF = (("job", "command"), ("model", "name"), ("data", "name"))
+
+
+def _check_params(defaults: Mapping, overrides: Mapping, label: str) -> None:
+    """A variant that keeps the defaults' command, model or dataset overrides only params the
+    defaults give it: a new key (``dropuot``) would be accepted and silently run the
+    defaults' value."""
+    for section, names_callable in PARAMS_OF:
+        given, base = overrides.get(section), defaults.get(section) or {}
+        if not isinstance(given, Mapping) or not isinstance(given.get("params"), Mapping):
+            continue
+        if names_callable in given and given[names_callable] != base.get(names_callable):
+            continue  # another command, model or dataset: params of its own
+        known = sorted(base.get("params") or {})
+        unknown = sorted(set(given["params"]) - set(known))
+        if unknown:
+            add = f"add {unknown[0]} to defaults.{section}.params so every variant has it"
+            raise ConfigError(
+                f"{label}.{section}.params.{unknown[0]}: defaults.{section}.params has no "
+                f"{unknown[0]!r} (it has: {', '.join(known) or 'no key'}), so this variant "
+                "would run with the defaults' values",
+                f"correct the name to one of {', '.join(known)}, or {add}" if known else add)
 
 
 def _check_trainer_choice(settings: Settings, label: str) -> None:

@@ -8,6 +8,7 @@ A key is added here and nowhere else (docs/architecture.md says how).
 
 import copy
 import math
+import posixpath
 import re
 from collections.abc import Mapping
 from functools import cached_property
@@ -51,6 +52,18 @@ ModelName = described_text(r"[a-z][a-z0-9_]*|[A-Za-z_][\w.]*:[A-Za-z_]\w*",
 ClusterName = described_text(r"[A-Za-z0-9_.-]+", "a name made of letters, digits, _ . -")
 MinEffectValue = described(
     _is_min_effect, 'a number > 0 in the metric\'s unit, "2%" of the baseline mean or "0.5sd"')
+def _stays_in_project(value: object) -> bool:
+    """A relative path that does not climb out of the project (``..``), or an absolute one
+    (naming another disk on purpose)."""
+    if not isinstance(value, str) or not value.strip():
+        return False
+    normal = posixpath.normpath(value)
+    return normal.startswith("/") or not (normal == ".." or normal.startswith("../"))
+
+
+ProjectPath = described(
+    _stays_in_project, "a directory inside the project (relative, not climbing out with ..), "
+                       "or an absolute path for another disk")
 Params = frozen_map(dict[str, Any])  # keyword arguments of a user's dataset or model
 Seeds = unique_list(Annotated[int, Field(ge=0)], min_length=1)
 Variants = frozen_map(dict[Identifier, dict[str, Any]], min_length=1)
@@ -60,10 +73,10 @@ MinEffects = frozen_map(dict[MetricName, MinEffectValue])
 class Paths(Section):
     """Where sealed runs and durable per-run state live (relative to the project root)."""
 
-    runs: Annotated[str, Field(min_length=1, description="directory of sealed runs")] = "runs"
-    checkpoints: Annotated[str, Field(
-        min_length=1, description="directory of durable per-run state (checkpoints, status, "
-                                  "heartbeat)")] = "checkpoints"
+    runs: Annotated[ProjectPath, Field(description="directory of sealed runs")] = "runs"
+    checkpoints: Annotated[ProjectPath, Field(
+        description="directory of durable per-run state (checkpoints, status, "
+                    "heartbeat)")] = "checkpoints"
 
 
 class Split(Section):
@@ -99,8 +112,9 @@ class ModelSettings(Section):
 class TrainSettings(Section):
     """The optimisation: epochs, batch, optimizer, schedule, threads, device, processes."""
 
-    epochs: Annotated[int, Field(ge=1)]
-    batch_size: Annotated[int, Field(ge=1, description="per process (rank)")]
+    # Bounds far above any real run, so a slip (10**12) is refused before anything starts.
+    epochs: Annotated[int, Field(ge=1, le=100_000)]
+    batch_size: Annotated[int, Field(ge=1, le=1_048_576, description="per process (rank)")]
     lr: Annotated[Number, Field(gt=0)]
     weight_decay: Annotated[Number, Field(ge=0)]
     optimizer: Literal["adam", "sgd"]
@@ -144,7 +158,7 @@ class TrainSettings(Section):
 class CheckpointSettings(Section):
     """Checkpoint retention and cadence, and the heartbeat."""
 
-    keep: Annotated[int, Field(ge=2)]
+    keep: Annotated[int, Field(ge=2, le=1000)]
     mtbf_hours: Annotated[Number, Field(gt=0)]
     every_steps: Annotated[int | None, Field(ge=1)] = None  # None: Young/Daly from measurements
     heartbeat_seconds: Annotated[Number, Field(gt=0)]
@@ -203,7 +217,14 @@ class JobSettings(Section):
     params: Params = Field(default_factory=empty_map,
                            description="your hyper-parameters ({params.NAME} in the command)")
     metrics: Metrics
-    smoke_steps: Annotated[int, Field(ge=1, description="steps of the smoke test")] = 2
+    smoke_steps: Annotated[int, Field(ge=1, le=10_000,
+                                      description="steps of the smoke test")] = 2
+    # Left out: 1, and the key stays out of the run's identity.
+    threads: Annotated[int | None, Field(
+        ge=1, le=256, exclude_if=leave_out_when_unset,
+        description="torch intra-op and inter-op, OpenMP and MKL threads of the command's "
+                    "process, fixed so a run gives the same bits wherever it runs (1 when "
+                    "left out)")] = None
     packages: Packages = Field(
         default_factory=empty_map, exclude_if=leave_out_when_empty, description=(
             "modules the command imports that a rented host's image may lack, each with the "

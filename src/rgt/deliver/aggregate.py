@@ -182,17 +182,47 @@ def build_aggregate(runs_dir: str | Path, only: Collection[str] | None = None,
     return document
 
 
+def incomplete_cells(aggregate: dict) -> list[str]:
+    """A line per metric cell over fewer runs than its variant has (a run whose results.json
+    lacks that metric): what the variant's number is over, and which runs are missing."""
+    lines = []
+    for exp_id, variants in sorted(aggregate["experiments"].items()):
+        for variant, cells in sorted(variants.items()):
+            runs = {row["run_id"] for cell in cells.values() for row in cell["values"]}
+            for key, cell in sorted(cells.items()):
+                missing = sorted(runs - {row["run_id"] for row in cell["values"]})
+                if missing:
+                    lines.append(f"{exp_id}/{variant} {key} is over n = {cell['n_seeds']}/"
+                                 f"{len(runs)} seeds: no {key} in run(s) {', '.join(missing)}")
+    return lines
+
+
 IDENTITY_FIELDS = ("code_sha256", "data_sha256", "split_sha256")
 
 
 def run_identities(results_paths) -> dict[str, dict]:
-    """Per run id, the hashes of the code and data that decided it (from its run.json): what a
-    figure's provenance names beside the project's commit."""
+    """Per run id, the hashes of the code and data that decided it and the platform it was
+    made on (from its run.json): what a figure's provenance and the evidence's ``made_on``
+    name."""
     identities = {}
     for path in results_paths:
         run = _read_json(path.parent / "run.json")
-        identities[str(run.get("run_id"))] = {key: run.get(key) for key in IDENTITY_FIELDS}
+        identities[str(run.get("run_id"))] = {
+            **{key: run.get(key) for key in IDENTITY_FIELDS},
+            "platform": platform_summary(run.get("platform"))}
     return dict(sorted(identities.items()))
+
+
+def platform_summary(platform: object) -> dict | None:
+    """The facts of a run's ``platform`` block (rgt.train.platform) a reader compares: None for
+    a run sealed before platforms were recorded."""
+    if not isinstance(platform, dict) or not platform.get("fingerprint"):
+        return None
+    cpu, build = platform.get("cpu") or {}, platform.get("build") or {}
+    return {"fingerprint": platform["fingerprint"], "cpu": cpu.get("model"),
+            "capability": build.get("capability"), "torch": build.get("torch"),
+            "blas": build.get("blas"), "threads": (platform.get("threads") or {}).get("intra_op"),
+            "device": platform.get("gpu") or platform.get("device")}
 
 
 def write_aggregate(runs_dir: str | Path, out: str | Path, only: Collection[str] | None = None,

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from rgt.base.files import write_bytes, write_json
-from rgt.deliver.aggregate import AGGREGATE_SCHEMA, write_aggregate
+from rgt.deliver.aggregate import AGGREGATE_SCHEMA, incomplete_cells, write_aggregate
 from rgt.deliver.inputs import DeliveryError, file_record, read_document
 from rgt.deliver.spec import FigureSpec
 from rgt.plan.rundirs import add_only_option
@@ -111,6 +111,8 @@ def run_aggregate(args: argparse.Namespace) -> int:
         f"{len(aggregate['skipped'])} runs skipped",
         file=sys.stderr,
     )
+    for line in incomplete_cells(aggregate):
+        print(f"  warning: {line}", file=sys.stderr)
     return 0
 
 

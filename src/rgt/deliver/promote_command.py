@@ -28,9 +28,12 @@ def register(subparsers) -> None:
 
 def run_promote(args: argparse.Namespace) -> int:
     """Handler of ``rgt promote``."""
-    from rgt.deliver.staging import promote  # lazy (--help imports every verb)
+    from rgt.deliver.staging import platform_change, promote  # lazy (--help imports every verb)
 
+    change = platform_change()
     manifest = promote(args.paths)
+    if change:
+        print(f"warning: {change}", file=sys.stderr)
     write_json(args.manifest, manifest)
     print(f"promoted {len(manifest['files'])} delivery file(s) into place", file=sys.stderr)
     return 0

@@ -1,9 +1,11 @@
 """``figures/<fig>/provenance.json``: what went into a figure and what came out.
 
-Inputs and outputs are bound by sha256; the code by the last commit that changed the ``rgt``
-package and its dirty flag; the environment by package versions. No timestamp is recorded, and
-committing the delivery itself changes nothing recorded, so a rebuild from the same inputs and
-code writes the same provenance.
+Inputs and outputs are bound by sha256; the code that drew the figure by the content hash of
+the areas of ``rgt`` a figure comes from (``FIGURE_CODE``), the last commit that changed them
+and their dirty flag; the environment by package versions. No timestamp is recorded, and a
+commit elsewhere (training code, hosts, the delivery itself) changes nothing recorded, so a
+rebuild from the same inputs and code writes the same provenance and the committed delivery
+stays current.
 """
 
 from __future__ import annotations
@@ -12,10 +14,22 @@ from pathlib import Path
 
 import rgt
 from rgt.base.environment import code_state, package_versions
+from rgt.base.hashing import sha256_files
 from rgt.deliver.disclosures import claim_id, variant_disclosures
 
 PROVENANCE_SCHEMA = "rgt/provenance/v1"
 PACKAGES = ("numpy", "matplotlib", "torch")
+# The areas of rgt a figure's code comes from (`rgt figure` imports nothing else of rgt).
+FIGURE_CODE = ("base", "config", "plan", "verify", "deliver")
+
+
+def figure_code() -> dict:
+    """What decides a figure's code: the sha256 of ``FIGURE_CODE``'s files, the last commit
+    that changed them and whether they have uncommitted changes (None outside git)."""
+    root = Path(rgt.__file__).parent
+    files = [path for area in FIGURE_CODE for path in sorted((root / area).rglob("*.py"))]
+    commit, dirty = code_state(root, FIGURE_CODE)
+    return {"sha256": sha256_files(root, files), "commit": commit, "dirty": dirty}
 
 
 def figure_claims(rows: list[dict]) -> dict[str, int]:
@@ -59,7 +73,7 @@ def build_provenance(fig_id: str, rows: list[dict], parts: dict) -> dict:
         "inputs": parts["inputs"],
         "run_ids": run_ids,
         "command": list(parts["command"]),
-        "code": dict(zip(("commit", "dirty"), code_state(Path(rgt.__file__).parent), strict=True)),
+        "code": figure_code(),
         # The code and data that decided the runs (the user's sources and data for a job).
         "runs_code_sha256": _distinct(identities, run_ids, "code_sha256"),
         "runs_data_sha256": _distinct(identities, run_ids, "data_sha256"),

@@ -21,7 +21,14 @@ from pathlib import Path, PurePosixPath
 
 from rgt.base.files import read_json, write_bytes, write_json
 from rgt.base.hashing import sha256_file
-from rgt.plan.paths import AGGREGATE, DELIVERY_PLAN, DELIVERY_PROMOTED, VERIFY_JSON, work_path
+from rgt.plan.paths import (
+    AGGREGATE,
+    DELIVERY_PLAN,
+    DELIVERY_PROMOTED,
+    EVIDENCE,
+    VERIFY_JSON,
+    work_path,
+)
 
 PLAN_SCHEMA = "rgt/delivery-plan/v1"
 PROMOTED_SCHEMA = "rgt/promoted/v1"
@@ -59,6 +66,25 @@ def stamp_plan(results: Iterable[str], verify_settings: dict, root: str | Path =
     else:
         os.utime(stamp, (0, 0))
     return stale
+
+
+def platform_change(root: str | Path = ".") -> str | None:
+    """What to say when the delivery about to be put in place was made on other platforms
+    (``made_on`` of EVIDENCE.json: rgt.train.platform) than the one it replaces: its numbers
+    are this machine's, never a silent rewrite of another machine's evidence."""
+    root = Path(root)
+    old, new = read_json(root / EVIDENCE) or {}, read_json(root / work_path(EVIDENCE)) or {}
+    before, after = (sorted(str(entry.get("fingerprint")) for entry in doc.get("made_on") or [])
+                     for doc in (old, new))
+    if not before or not after or before == after:
+        return None
+    values = {claim.get("id"): claim.get("value") for claim in old.get("claims") or []}
+    changed = sum(values.get(claim.get("id")) != claim.get("value")
+                  for claim in new.get("claims") or [])
+    return (f"{EVIDENCE} was made on platform(s) {', '.join(before)}; this delivery on "
+            f"{', '.join(after)}, and {changed} of its numbers differ: they are this machine's "
+            "(git diff shows them; `make repro` judges them against the committed ones by the "
+            "seed spread, and `rgt restore` brings the shared runs instead of retraining them)")
 
 
 def promote(names: Iterable[str], root: str | Path = ".") -> dict:

@@ -97,25 +97,16 @@ def print_reconcile(report: dict) -> None:
 
 def run_check_evidence(args: argparse.Namespace) -> int:
     """Handler of ``rgt check-evidence``: 0 when every reference number is reproduced."""
-    # lazy (--help imports every verb): loads jsonschema, yaml
-    from rgt.evidence.check_reference import compare_evidence
+    # lazy (--help imports every verb): loads jsonschema, scipy, yaml
+    from rgt.evidence.check_reference import reproduce
+    from rgt.evidence.repro_report import print_reproduction
 
     reference = read_document(args.reference, EVIDENCE_SCHEMA, "rgt evidence")
     current = read_document(args.evidence, EVIDENCE_SCHEMA, "rgt evidence")
-    mismatches = compare_evidence(reference, current)
+    result = reproduce(reference, current)
     if args.json:
-        print(json.dumps(mismatches, indent=2, sort_keys=True))
-    for item in mismatches if not args.json else []:
-        print(f"MISMATCH {item['claim']}: {item['problem']}")
-    total = len(reference.get("claims") or [])
-    failed = {item["claim"] for item in mismatches}
-    reproduced = sum(claim["id"] not in failed for claim in reference.get("claims") or [])
-    print(f"{args.evidence} vs {args.reference}: {reproduced} of {total} reference "
-          f"claim(s) reproduced, {len(mismatches)} mismatch(es)", file=sys.stderr)
-    if mismatches:
-        print("  fix: find what changed (code, data, environment); if the new numbers are "
-              "right, commit the regenerated evidence as the reference", file=sys.stderr)
-    return 1 if mismatches else 0
+        print(json.dumps(result.mismatches, indent=2, sort_keys=True))
+    return print_reproduction(result, args.evidence, args.reference, quiet=args.json)
 
 
 def run_data_pin(args: argparse.Namespace) -> int:

@@ -205,4 +205,16 @@ def build_evidence(aggregate: dict, verify: dict, context: dict) -> dict:
         "schema": EVIDENCE_SCHEMA,
         "claims": sorted(claims, key=lambda claim: claim["id"]),
         "inputs": context["inputs"],
+        "made_on": made_on(aggregate),
     }
+
+
+def made_on(aggregate: dict) -> list[dict]:
+    """Where the evidence was made: each platform fingerprint of its runs (rgt.train.platform)
+    with its facts and how many runs it made; ``make repro`` compares them."""
+    platforms: dict[str, dict] = {}
+    for identity in (aggregate.get("runs") or {}).values():
+        platform = identity.get("platform") or {"fingerprint": None}
+        entry = platforms.setdefault(str(platform["fingerprint"]), {**platform, "runs": 0})
+        entry["runs"] += 1
+    return [platforms[key] for key in sorted(platforms)]

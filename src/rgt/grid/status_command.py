@@ -1,8 +1,11 @@
 """``rgt status``: every run of the plan (and any other sealed run) with its state and metrics.
 
-States are computed from files, never from log lines: ``finished`` (sealed run.json),
+States are computed from files, never from log lines: ``finished`` (a sealed run whose files
+verify), ``damaged`` (a run.json that is torn, or a sealed file missing or of another size),
 ``running`` (status.json says so and its pid is alive), ``failed`` (a recorded failure,
 preemption, or a vanished process — the detail says which and whether it resumes), ``planned``.
+A finished run that the project's DVC share (``runs.dvc``) does not hold says so: it lives only
+on this machine until ``make share``.
 Each run also shows its newest complete checkpoint on this machine (its own, or a mirror of a
 host's) and how old it is; hosts are never contacted (``rgt reconcile-grid`` asks them).
 """
@@ -12,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import socket
+import sys
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,6 +23,7 @@ from typing import TYPE_CHECKING
 from rgt.base.clock import parse_time
 from rgt.base.files import read_json
 from rgt.base.processes import pid_alive
+from rgt.plan.sealed import seal_problem
 
 if TYPE_CHECKING:  # the config's types; importing pydantic is for handlers, not --help
     from rgt.config import Config
@@ -34,9 +39,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_state(run_dir: Path, state_dir: Path) -> tuple[str, str]:
     """(state, detail) of one run from its sealed record and its durable status files."""
-    record = read_json(run_dir / "run.json")
-    if record and record.get("status") == "finished":
-        return "finished", f"{record.get('steps')} steps, {record.get('attempts')} attempt(s)"
+    if (run_dir / "run.json").exists():
+        problem = seal_problem(run_dir, run_dir.name, required=None)
+        if problem is None:
+            record = read_json(run_dir / "run.json") or {}
+            return "finished", (f"{record.get('steps')} steps, {record.get('attempts')} "
+                                "attempt(s)")
+        return "damaged", (f"{problem}; rerun `rgt train --run-id {run_dir.name}` to seal it "
+                           "again from its checkpoints (or move it aside and `rgt restore` "
+                           "the shared copy)")
     status = read_json(state_dir / "status.json")
     if not status:
         return "planned", ""
@@ -66,7 +77,7 @@ def headline_metrics(run_dir: Path) -> dict:
 
 
 def collect(config: Config) -> list[dict]:
-    """One row per planned run, then per sealed run that is not in the plan."""
+    """One row per planned run, then per sealed (or damaged) run that is not in the plan."""
     # lazy (--help imports every verb): loads numpy, pydantic, yaml
     from rgt.plan.runplan import plan_runs
 
@@ -77,10 +88,27 @@ def collect(config: Config) -> list[dict]:
         rows.append(_row(spec.run_id, spec.exp_id, spec.variant, spec.seed, runs_root,
                          states_root, in_plan=True))
     for run_json in sorted(runs_root.glob("*/run.json")):
-        record = read_json(run_json) or {}
-        if record.get("run_id") and record["run_id"] not in planned:
-            rows.append(_row(record["run_id"], record.get("exp_id"), record.get("variant"),
-                             record.get("seed"), runs_root, states_root, in_plan=False))
+        if run_json.parent.name not in planned:
+            record = read_json(run_json) or {}
+            rows.append(_row(run_json.parent.name, record.get("exp_id"),
+                             record.get("variant"), record.get("seed"), runs_root,
+                             states_root, in_plan=False))
+    return _with_shared(rows)
+
+
+def _with_shared(rows: list[dict]) -> list[dict]:
+    """Each row's ``shared``: whether ``runs.dvc`` holds the run (None when the project
+    shares no runs through DVC, or its share cannot be read: said once)."""
+    # lazy (--help imports every verb): DVC loads only where runs are shared
+    from rgt.deliver.share import ShareUnreachable, shared_run_ids
+
+    try:
+        shared = shared_run_ids(Path.cwd())
+    except ShareUnreachable as error:
+        print(f"warning: {error.message}", file=sys.stderr)
+        shared = None
+    for row in rows:
+        row["shared"] = None if shared is None else row["run_id"] in shared
     return rows
 
 
@@ -131,7 +159,8 @@ def _print_table(rows: list[dict]) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    colours = {"finished": "green", "running": "cyan", "failed": "red", "planned": "dim"}
+    colours = {"finished": "green", "running": "cyan", "failed": "red", "damaged": "red",
+               "planned": "dim"}
     table = Table(title="runs")
     for column in ("run id", "experiment", "variant", "seed", "state", "test metrics",
                    "newest checkpoint", "detail"):
@@ -140,6 +169,8 @@ def _print_table(rows: list[dict]) -> None:
         metrics = ", ".join(f"{k.split()[1]} {v:.4f}" for k, v in sorted(row["metrics"].items()))
         state = f"[{colours.get(row['state'], 'white')}]{row['state']}[/]"
         detail = row["detail"] + ("" if row["in_plan"] else " (not in the current plan)")
+        if row["state"] == "finished" and row["shared"] is False:
+            detail += "; not shared yet: only here until `make share`"
         checkpoint = (row["checkpoint"] or {}).get("text", "")
         table.add_row(row["run_id"], str(row["exp_id"]), str(row["variant"]), str(row["seed"]),
                       state, metrics, checkpoint, detail)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from rgt.base.errors import RgtError
+from rgt.base.files import DiskFull, free_bytes, is_disk_full
 from rgt.base.hashing import sha256_file
 from rgt.remote.batches import SMALL_FILE, batches, download_batch, upload_batch
 from rgt.remote.listing import RemoteFiles, listing, size_and_hash_commands, survey
@@ -223,14 +224,29 @@ def pull(host: RemoteHost, remote_root: str, paths: Sequence[str], local_root: P
     plan = _Plan({rel: targets[rel] for rel in todo}, remote.sizes,
                  {rel: _resume_offset(_size_or_none(local_part(targets[rel])), remote.sizes[rel])
                   for rel in todo}, expected)
-    with progress(plan.remaining(), f"pull from {host.spec.alias}") as advance:
-        sent, failures = _download_all(host, remote_root, plan, advance)
+    _require_room(Path(local_root), plan)
+    try:
+        with progress(plan.remaining(), f"pull from {host.spec.alias}") as advance:
+            sent, failures = _download_all(host, remote_root, plan, advance)
+    except OSError as error:  # the disk filled up meanwhile (another writer)
+        if is_disk_full(error):
+            raise DiskFull(Path(local_root) / "-", plan.remaining(),
+                           f"the files of {host.spec.alias}") from None
+        raise
     if failures:
         raise TransferError(f"downloads from {host.spec.alias} failed sha256 verification: "
                             + "; ".join(failures),
                             fix="pull again (the remote file may have changed meanwhile); the "
                                 "failed copies are kept as <path>.bad")
     return TransferStats(len(todo), sent, len(rels) - len(todo), time.monotonic() - started)
+
+
+def _require_room(local_root: Path, plan: _Plan) -> None:
+    """Refuse before any byte moves when the local disk cannot hold what is left to pull."""
+    existing = next((parent for parent in (local_root, *local_root.parents)
+                     if parent.exists()), Path("."))
+    if plan.paths and free_bytes(existing) < plan.remaining():
+        raise DiskFull(local_root / "-", plan.remaining(), f"{len(plan.paths)} file(s)")
 
 
 def _download_all(host: RemoteHost, root: str, plan: _Plan, advance: Advance

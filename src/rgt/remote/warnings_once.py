@@ -18,7 +18,7 @@ from rgt.platforms.facts import danger_clocks, load_platform, project_platforms,
 
 SEEN_FILE = Path(".rgt/seen-hosts.json")
 # A pool reaches its hosts from a thread each: their read-modify-writes of SEEN_FILE take turns
-# (else one's temp file is renamed under the other, or one host's entry is lost).
+# (else one host's entry is lost; each writer's temp file is its own: rgt.base.files).
 _SEEN_LOCK = threading.Lock()
 
 

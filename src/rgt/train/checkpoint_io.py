@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
-from rgt.base.files import fsync_dir, fsync_path
+from rgt.base.files import DiskFull, free_bytes, fsync_dir, fsync_path, is_disk_full
 
 CHUNK = 1 << 20
 POLL_S = 0.001  # how long the hashing thread waits when it has caught up with the writer
@@ -54,13 +54,38 @@ def write_state(path: Path, state: dict, pool: ThreadPoolExecutor) -> tuple[int,
         size, digest = hashed.result()
         if size != tmp.stat().st_size:  # a broken assumption must never reach a marker
             raise OSError(f"hashed {size} bytes of {tmp}, which has {tmp.stat().st_size}")
-    except BaseException:
+    except BaseException as error:
         tail.writer_done.set()
-        tmp.unlink(missing_ok=True)
+        full = _disk_full(error, path, state)
+        tmp.unlink(missing_ok=True)  # frees what the torn write took: the status can be written
+        if full:
+            raise full from None
         raise
     os.replace(tmp, path)
     fsync_dir(path.parent)
     return size, digest
+
+
+def _disk_full(error: BaseException, path: Path, state: dict) -> DiskFull | None:
+    """A ``DiskFull`` when ``error`` came from a full disk: an ``OSError`` saying so, or
+    torch's writer failing (it reports ENOSPC as a ``RuntimeError``) with less room left than
+    the state needs."""
+    needed = state_bytes(state)
+    if is_disk_full(error) or (isinstance(error, RuntimeError)
+                               and free_bytes(path.parent) < needed):
+        return DiskFull(path, needed)
+    return None
+
+
+def state_bytes(state: object) -> int:
+    """The bytes of the tensors in a (nested) state: about what its checkpoint takes."""
+    if hasattr(state, "element_size") and hasattr(state, "numel"):
+        return int(state.element_size() * state.numel())
+    if isinstance(state, dict):
+        return sum(state_bytes(value) for value in state.values())
+    if isinstance(state, (list, tuple)):
+        return sum(state_bytes(value) for value in state)
+    return 0
 
 
 class _GrowingFileHash:

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from rgt.base.errors import ConfigError
 from rgt.base.files import write_json
+from rgt.plan.sealed import BUILT_IN_FILES, JOB_FILES, is_sealed
+from rgt.train.writer_lock import RUN_LOCK, writer_lock
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -25,6 +27,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        help="run the run-time probes on the first batch of a fresh run and write "
                             "checkpoints/<run-id>/probes.json (same as RGT_PROBES=1; results "
                             "are unchanged)")
+    train.add_argument("--attach", action="store_true",
+                       help="when another live process is training this run (a launch that "
+                            "outlived the Snakemake that started it), follow it until it ends "
+                            "instead of refusing; then nothing is left to do, or the run "
+                            "resumes (the train rule passes it)")
     train.add_argument("--sync-checkpoints", action="store_true",
                        help="write each checkpoint before training goes on (same as "
                             "RGT_SYNC_CHECKPOINTS=1); by default the state is copied to host "
@@ -62,6 +69,20 @@ def _train(args: argparse.Namespace, world) -> int:
     spec = find_run(config, args.run_id)
     runs, checkpoints = Path(config.paths.runs), Path(config.paths.checkpoints)
     host_audit = _read_host_audit(args.host_audit) if args.host_audit else None
+    if world.distributed:  # a worker of a launch: the launcher holds the run's lock
+        return _dispatch(args, world, spec, runs, checkpoints, host_audit)
+    required = JOB_FILES if spec.settings.job is not None else BUILT_IN_FILES
+    if is_sealed(runs / spec.run_id, spec.run_id, required):  # final: not even a lock taken
+        print(f"[{spec.run_id}] already sealed in {runs / spec.run_id}: nothing to do")
+        return 0
+    with writer_lock(checkpoints / spec.run_id, RUN_LOCK, attach=args.attach):
+        return _dispatch(args, world, spec, runs, checkpoints, host_audit)
+
+
+def _dispatch(args: argparse.Namespace, world, spec, runs: Path, checkpoints: Path,
+              host_audit: dict | None) -> int:
+    """Train ``spec`` the way its settings say: your own command, a multi-process launch, or
+    the built-in trainer in this process."""
     if spec.settings.job is not None:
         # lazy (--help imports every verb): loads pydantic, yaml
         from rgt.train.job import run_job
@@ -86,7 +107,6 @@ def _launch(args: argparse.Namespace, spec, runs: Path, checkpoints: Path) -> in
     """Start one worker per ``train.processes`` with torch's launcher and watch them."""
     # lazy (--help imports every verb): loads numpy, pydantic, yaml
     from rgt.train.launcher import launch, launch_command
-    from rgt.train.sealing import is_sealed
 
     if is_sealed(runs / spec.run_id, spec.run_id):
         print(f"[{spec.run_id}] already sealed in {runs / spec.run_id}: nothing to do")

@@ -12,6 +12,8 @@ import random
 import numpy as np
 import torch
 
+from rgt.train.platform import fix_threads
+
 # cuBLAS is deterministic under ``use_deterministic_algorithms(True)`` only with a fixed
 # workspace (CUDA >= 10.2); without it some torch/CUDA versions raise at the first matmul.
 CUBLAS_WORKSPACE_ENV = "CUBLAS_WORKSPACE_CONFIG"
@@ -19,7 +21,8 @@ CUBLAS_WORKSPACE = ":4096:8"
 
 
 def configure(threads: int, environ: dict | None = None) -> dict:
-    """Fix thread count and deterministic kernels; return the settings for the run record.
+    """Fix thread counts (torch intra-op and inter-op, OpenMP, MKL: ``rgt.train.platform``)
+    and deterministic kernels; return the settings for the run record.
 
     Sets ``CUBLAS_WORKSPACE_CONFIG`` in this process's environment when it is unset (it must
     be, before cuBLAS starts: this runs before any model is built); a value already set is
@@ -29,9 +32,9 @@ def configure(threads: int, environ: dict | None = None) -> dict:
     inherited = env.get(CUBLAS_WORKSPACE_ENV)
     if inherited is None:
         env[CUBLAS_WORKSPACE_ENV] = CUBLAS_WORKSPACE
-    torch.set_num_threads(threads)
+    in_force = fix_threads(threads)
     torch.use_deterministic_algorithms(True)
-    return {"threads": threads, "deterministic_algorithms": True,
+    return {"threads": threads, "thread_settings": in_force, "deterministic_algorithms": True,
             "cublas_workspace_config": env[CUBLAS_WORKSPACE_ENV],
             "cublas_workspace_config_set_by": "environment" if inherited is not None else "rgt"}
 

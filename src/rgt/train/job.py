@@ -26,6 +26,8 @@ from rgt.base.errors import ConfigError, DataError, RgtError
 from rgt.base.files import read_json, write_json, write_text
 from rgt.config import thaw
 from rgt.plan.runplan import RunSpec
+from rgt.plan.sealed import JOB_FILES as SEALED_JOB_FILES
+from rgt.train.platform import DEFAULT_JOB_THREADS, thread_environment
 from rgt.train.preemption import EXIT_PREEMPTED, SIGNALS
 from rgt.train.sealing import is_sealed
 
@@ -60,9 +62,6 @@ def run_job(spec: RunSpec, runs_root: Path, checkpoints_root: Path,
     if not smoke_steps:
         check_sealed_run(spec, run_dir)
     return 0
-
-
-SEALED_JOB_FILES = ("config.yaml", "train.csv", "results.json", "run.json")
 
 
 def job_argv(spec: RunSpec, run_dir: Path, state_dir: Path) -> list[str]:
@@ -106,7 +105,10 @@ def job_environment(spec: RunSpec, run_dir: Path, state_dir: Path, host_audit: d
            "RGT_CHECKPOINT_KEEP": str(checkpoint.keep),
            "RGT_MTBF_HOURS": str(checkpoint.mtbf_hours),
            "RGT_HEARTBEAT_SECONDS": str(checkpoint.heartbeat_seconds),
-           "RGT_OUT_DIR": str((state_dir / OUT_DIR).resolve()), "PYTHONUNBUFFERED": "1"}
+           "RGT_OUT_DIR": str((state_dir / OUT_DIR).resolve()), "PYTHONUNBUFFERED": "1",
+           # Fixed by the run, never inherited from the executor (Snakemake sets
+           # OMP_NUM_THREADS=1 for a local job, a rented host sets nothing).
+           **thread_environment(spec.settings.job.threads or DEFAULT_JOB_THREADS)}
     (state_dir / OUT_DIR).mkdir(exist_ok=True)
     if checkpoint.every_steps:
         env["RGT_EVERY_STEPS"] = str(checkpoint.every_steps)

@@ -24,6 +24,7 @@ from rgt.base.errors import ConfigError, RgtError
 from rgt.base.files import read_json, write_json
 from rgt.base.processes import pid_alive
 from rgt.train.distributed import RANKS_DIR, REPORTS_ENV, report_path
+from rgt.train.platform import thread_environment
 from rgt.train.preemption import EXIT_PREEMPTED, preemption_flag
 
 POLL_S = 0.2
@@ -51,7 +52,7 @@ def launch(command: list[str], state_dir: Path, processes: int, timeout_s: float
     """Run the workers to the end; 0 finished, 75 preempted, else ``DistributedFailure``."""
     reports_dir = (Path(state_dir) / RANKS_DIR).absolute()
     _clear_reports(reports_dir)
-    env = {**os.environ, "OMP_NUM_THREADS": str(threads), REPORTS_ENV: str(reports_dir)}
+    env = {**os.environ, **thread_environment(threads), REPORTS_ENV: str(reports_dir)}
     with preemption_flag() as flag:
         process = subprocess.Popen(command, env=env, preexec_fn=_die_with_parent())
         try:

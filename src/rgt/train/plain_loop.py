@@ -43,6 +43,7 @@ from rgt.train.cadence import CADENCE_FILE, Cadence
 from rgt.train.checkpoint import CheckpointStore, CheckpointWarning
 from rgt.train.determinism import capture_rng, restore_rng
 from rgt.train.plain_records import seal_plain_run
+from rgt.train.platform import THREADS_ENV, fix_threads
 from rgt.train.preemption import EXIT_PREEMPTED, preemption_flag
 from rgt.train.progress import run_logger
 from rgt.train.run_status import RunStatus
@@ -77,6 +78,8 @@ def run(run_id: str | None = None, *, run_dir: str | Path | None = None,
     ``every_steps`` set the checkpoint cadence as in the config's ``checkpoint:`` block.
     """
     report_rgt_errors_without_traceback()
+    if os.environ.get(THREADS_ENV):  # the run's thread count (job.threads), set by rgt
+        fix_threads(int(os.environ[THREADS_ENV]))
     run_id = os.environ.get(ENV_RUN_ID) or run_id
     if not run_id:
         raise CheckpointError("rgt.run() has no run id",

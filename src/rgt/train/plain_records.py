@@ -20,6 +20,8 @@ from rgt.base.environment import git_state, package_versions
 from rgt.base.errors import DataError
 from rgt.base.files import read_json
 from rgt.base.hashing import state_dict_sha256
+from rgt.plan.sealed import file_seals
+from rgt.train.platform import job_device, platform_record
 from rgt.train.tensorboard import write_scalars
 
 ENV_RUN_RECORD, ENV_CONFIG = "RGT_RUN_RECORD", "RGT_CONFIG"
@@ -43,13 +45,15 @@ def seal_plain_run(run_dir: Path, run_id: str, metrics: dict, history: list[dict
         write_per_sample(run_dir / "predictions.parquet", per_sample)
     record = {**base, "schema": "rgt/run/v1", "run_id": run_id, "status": "finished",
               "steps": steps, "attempts": attempts, "ended_at": utc_now(),
-              "packages": package_versions(), "per_sample": bool(per_sample)}
+              "packages": package_versions(), "per_sample": bool(per_sample),
+              "platform": platform_record(job_device())}
     if weights is not None:
         record["weights_sha256"] = _save_weights(run_dir / "model.pt", weights)
     commit, dirty = git_state()
     record.setdefault("code_commit", commit)
     record.setdefault("code_dirty", dirty)
     _write_config(run_dir / "config.yaml")
+    record["files"] = file_seals(run_dir)
     files.write_json(run_dir / "run.json", record)
     return record
 

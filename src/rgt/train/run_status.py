@@ -6,13 +6,15 @@ state from facts: the recorded state, the pid, and the heartbeat's age.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import time
+from contextlib import suppress
 from pathlib import Path
 
 from rgt.base.clock import utc_now
-from rgt.base.files import read_json, write_json
+from rgt.base.files import DiskFull, read_json, write_json
 
 STATES = ("running", "finished", "failed", "preempted")
 
@@ -30,25 +32,50 @@ class RunStatus:
         self.started_at = utc_now()
 
     def set(self, state: str, step: int, exit_code: int | None = None, error: str = "") -> None:
-        """Record a state change."""
-        write_json(self.directory / "status.json", {
+        """Record a state change (an ending one even on a full disk: ``_overwrite``)."""
+        document = {
             "state": state, "pid": os.getpid(), "host": socket.gethostname(), "step": step,
             "total_steps": self.total_steps, "attempts": self.attempts,
             "started_at": self.started_at, "updated_at": utc_now(),
             "exit_code": exit_code, "error": error,
-        })
+        }
+        try:
+            write_json(self.directory / "status.json", document)
+        except DiskFull:
+            if state == "running" or not _overwrite(self.directory / "status.json", document):
+                raise
 
     def beat_due(self) -> bool:
         """True when ``heartbeat_seconds`` have passed since the last heartbeat."""
         return time.monotonic() - self._last_beat >= self.heartbeat_seconds
 
     def beat(self, step: int, loss: float | None, force: bool = False) -> None:
-        """Rewrite the heartbeat when ``heartbeat_seconds`` have passed (or when forced)."""
+        """Rewrite the heartbeat when ``heartbeat_seconds`` have passed (or when forced).
+
+        A full disk skips the beat: the checkpoint write that meets the same disk is what
+        fails the run, with its own message, and the status then says so."""
         now = time.monotonic()
         if not force and now - self._last_beat < self.heartbeat_seconds:
             return
         self._last_beat = now
-        write_json(self.directory / "heartbeat.json", {
-            "step": step, "total_steps": self.total_steps, "loss": loss,
-            "pid": os.getpid(), "updated_at": utc_now(),
-        })
+        with suppress(DiskFull):
+            write_json(self.directory / "heartbeat.json", {
+                "step": step, "total_steps": self.total_steps, "loss": loss,
+                "pid": os.getpid(), "updated_at": utc_now(),
+            })
+
+
+def _overwrite(path: Path, document: dict) -> bool:
+    """Rewrite ``path`` in place, in the blocks it holds already: on a disk too full for the
+    atomic temp file, a run that ends must still not be left saying ``running``. Torn only if
+    killed in these few microseconds; True when written."""
+    text = json.dumps(document, indent=2, sort_keys=True) + "\n"
+    try:
+        with open(path, "r+b") as handle:
+            handle.write(text.encode("utf-8"))
+            handle.truncate()
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError:
+        return False
+    return True

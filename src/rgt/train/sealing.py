@@ -11,23 +11,16 @@ import yaml
 from rgt.base import files
 from rgt.base.clock import utc_now
 from rgt.base.environment import git_state, package_versions
-from rgt.base.files import read_json
 from rgt.base.hashing import state_dict_sha256
 from rgt.config import thaw
 from rgt.plan.runplan import RunSpec
+from rgt.plan.sealed import BUILT_IN_FILES as SEALED_FILES
+from rgt.plan.sealed import file_seals, is_sealed
+from rgt.train.platform import platform_record
 from rgt.train.tensorboard import write_scalars
 
-SEALED_FILES = ("config.yaml", "train.csv", "model.pt", "run.json")
+__all__ = ["SEALED_FILES", "history_csv", "is_sealed", "run_record", "seal_run"]
 HISTORY_COLUMNS = ("epoch", "step", "train_loss", "val_loss", "val_accuracy", "lr")
-
-
-def is_sealed(run_dir: Path, run_id: str, required: tuple[str, ...] = SEALED_FILES) -> bool:
-    """True when ``run_dir`` holds a finished run with this id and all its ``required`` files
-    (those of ``rgt train`` by default)."""
-    record = read_json(run_dir / "run.json")
-    return bool(record and record.get("run_id") == run_id
-                and record.get("status") == "finished"
-                and all((run_dir / name).is_file() for name in required))
 
 
 def seal_run(run_dir: Path, spec: RunSpec, trainer, determinism: dict, started: float,
@@ -44,6 +37,7 @@ def seal_run(run_dir: Path, spec: RunSpec, trainer, determinism: dict, started: 
     with files.atomic_open(run_dir / "model.pt") as handle:
         torch.save(selected, handle)
     record = run_record(spec, trainer, determinism, started, attempts, host_audit, checkpoints)
+    record["files"] = file_seals(run_dir)
     files.write_json(run_dir / "run.json", record)
     return record
 
@@ -73,6 +67,7 @@ def run_record(spec: RunSpec, trainer, determinism: dict, started: float, attemp
         "split_sizes": trainer.split_sizes, "world_size": trainer.world.size,
         "per_rank_batch": trainer.per_rank_batch, "effective_batch": trainer.effective_batch,
         "packages": package_versions(), "device": str(trainer.device),
+        "platform": platform_record(str(trainer.device)),
         "determinism": determinism, "started_at": utc_now(started), "ended_at": utc_now(),
         "status": "finished", "attempts": attempts, "steps": trainer.step,
         "selected_step": trainer.selection["step"],

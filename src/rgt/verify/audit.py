@@ -87,6 +87,7 @@ def variant_findings(experiment: Experiment, claims: ClaimIndex) -> list[Finding
                         f"{exp_id}/{variant} has a single seed (run {runs[0].run_id}); its "
                         f"numbers carry no variance estimate", claims.claims_for(exp_id, variant))
                 for variant, runs in sorted(experiment.variants.items()) if len(runs) == 1]
+    findings += missing_metric_findings(experiment, claims)
     for metric in experiment.metric_names():
         if experiment.direction(metric) is None:
             affected = [c for v in sorted(experiment.variants)
@@ -95,6 +96,27 @@ def variant_findings(experiment: Experiment, claims: ClaimIndex) -> list[Finding
                                     f"metric {metric!r} has no consistent direction "
                                     f"('higher' or 'lower'); diffs are left unoriented",
                                     tuple(affected)))
+    return findings
+
+
+def missing_metric_findings(experiment: Experiment, claims: ClaimIndex) -> list[Finding]:
+    """``missing-metric`` per run whose results.json lacks a metric (on a split) that other runs
+    of its experiment report: its variant's number is over fewer seeds, and this says which
+    run and why, instead of the run dropping out silently."""
+    exp_id, findings = experiment.exp_id, []
+    reported = sorted({(str(e.get("name")), str(e.get("split")))
+                       for runs in experiment.variants.values() for run in runs
+                       for e in run.metrics() if e.get("value") is not None})
+    for variant, runs in sorted(experiment.variants.items()):
+        for name, split in reported:
+            lacking = [run for run in runs if run.metric_value(name, split) is None]
+            for run in lacking:
+                findings.append(Finding(
+                    "missing-metric", "warning", run.run_id,
+                    f"run {run.run_id} ({exp_id}/{variant}, seed {run.seed}) has no {split} "
+                    f"{name} in its results.json: {exp_id}/{variant}'s {split} {name} is over "
+                    f"n = {len(runs) - len(lacking)}/{len(runs)} seeds",
+                    claims.claims_for(exp_id, variant, name, split)))
     return findings
 
 
