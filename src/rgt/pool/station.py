@@ -246,7 +246,6 @@ class Station:
         the controller's and the bucket's), then the job; none on a host already past its
         spending cap."""
         refuse_past_cap(self.runner.host, self.member.entry)
-        record_launch(self.project, self.alias, self.runner.layout.root, run_id)
         if target is not None and self.mirror_options.bucket is not None:
             self._from_bucket(run_id, target)
         if target is not None:
@@ -254,6 +253,8 @@ class Station:
             if step is not None:
                 self.report(f"rgt: {run_id}: pushed the mirrored checkpoint of step {step} to "
                             f"{self.alias}; training resumes from it")
+        # In the ledger first: a controller killed mid-launch leaves no run unaccounted for.
+        record_launch(self.project, self.alias, self.runner.layout.root, run_id)
         self.runner.launch(run_id, tree, lease=lease)
 
     def _from_bucket(self, run_id: str, target: MirrorTarget) -> None:
