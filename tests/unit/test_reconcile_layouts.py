@@ -59,3 +59,20 @@ def test_a_row_naming_its_own_run_beats_the_dataset_its_caption_names(tmp_path):
             "Method | Top-1 Error\n-- | --\n"
             "ResNet-50 + Mix | 22.10\nResNet-101 + Mix | 20.46\n")
     assert found(run(tmp_path, claims, text)) == {("mix", 6, "20.46")}
+
+
+TWO_METRICS = [claim("imagenet", "wide", metric, value, ["Wide-50", word, "ImageNet"],
+                     direction="lower")
+               for metric, value, word in (("top1_error", 22.3, "top-1"),
+                                           ("top5_error", 6.12, "top-5"))]
+
+
+def test_a_cell_holding_two_metrics_gives_each_number_its_own(tmp_path):
+    text = ("Dataset | network | test perf.\n--|--|--\nSVHN | Wide-16 | 1.61%\n"
+            "ImageNet | Wide-50 | 22.3% top-1, 6.12% top-5\n")
+    clean = run(tmp_path, TWO_METRICS, text)
+    assert found(clean, "matched") == {("wide", 4, "22.3%"), ("wide", 4, "6.12%")}
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    drifted = run(tmp_path, TWO_METRICS, text.replace("6.12%", "6.21%"))
+    assert [(item["claim"], item["found"]) for item in drifted["drift"]] == [
+        ("imagenet/wide/top5_error/test", "6.21%")]

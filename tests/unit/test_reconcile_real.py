@@ -28,8 +28,8 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["planted"]) == (49, 55)
-    assert (score["known_found"], score["known"]) == (4, 6)
+    assert (score["found"], score["planted"]) == (50, 55)
+    assert (score["known_found"], score["known"]) == (6, 6)
     assert len(score["false_reports_clean"]) == len(score["false_reports_drifted"]) == 4
 
 
