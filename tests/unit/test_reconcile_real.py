@@ -28,9 +28,9 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["planted"]) == (50, 55)
+    assert (score["found"], score["planted"]) == (51, 55)
     assert (score["known_found"], score["known"]) == (6, 6)
-    assert len(score["false_reports_clean"]) == len(score["false_reports_drifted"]) == 4
+    assert len(score["false_reports_clean"]) == len(score["false_reports_drifted"]) == 2
 
 
 def test_the_corpus_is_real_documents_of_several_projects_in_both_parts():

@@ -12,7 +12,14 @@ import re
 from dataclasses import dataclass, replace
 
 from rgt.evidence.reconcile.aliases import aliased, baseline_row, pinned_facets
-from rgt.evidence.reconcile.facets import Facet, decide, excluded, named_values, respectively
+from rgt.evidence.reconcile.facets import (
+    Facet,
+    cited_subject,
+    decide,
+    excluded,
+    named_values,
+    respectively,
+)
 from rgt.evidence.reconcile.names import is_comparison, metric_unit
 from rgt.evidence.reconcile.runs import about_all, aggregated, in_scope, single_runs
 from rgt.evidence.reconcile.sites import Site
@@ -269,7 +276,7 @@ def attribute(site: Site, claims: list[dict],
                   if name in ("split", "exp") and facet.tier in ("clause", "sentence")}
         claims = in_scope(site, consistent(claims, facets, None), vocabulary)
         return statement, Attribution(aggregated(claims, statement), [], True, facets)
-    if statement is None or _no_claims(site, statement, facets):
+    if statement is None or _no_claims(site, statement, facets) or cited_subject(site, facets):
         return None
     wanted = kinds(site, statement, facets, vocabulary) if statement.part("value") else None
     if site.in_table and "variant" not in facets:
