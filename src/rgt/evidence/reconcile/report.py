@@ -13,6 +13,7 @@ from rgt.evidence.reconcile.documents import document_blocks
 from rgt.evidence.reconcile.names import project_vocabulary
 from rgt.evidence.reconcile.siblings import resolve_rows
 from rgt.evidence.reconcile.sites import Site, paragraph_sites
+from rgt.evidence.reconcile.statcheck import paragraph_findings
 from rgt.evidence.reconcile.tables import table_sites
 from rgt.evidence.reconcile.vocabulary import Vocabulary
 
@@ -28,6 +29,7 @@ def document_outcomes(path: Path, claims: list[dict],
     blocks = document_blocks(path)
     for block, oriented in zip(blocks, positive_is_better(blocks), strict=True):
         sites = paragraph_sites(block) if isinstance(block, Paragraph) else table_sites(block)
+        checked = []
         for site in sites:
             attributed = attribute(site, claims, vocabulary)
             if attributed is None:
@@ -36,8 +38,11 @@ def document_outcomes(path: Path, claims: list[dict],
             if attribution.unnamed:
                 unnamed.append((site, statement, attribution, oriented))
             else:
-                found += [(site, outcome) for outcome in
-                          judge(statement, attribution, site.unit, oriented)]
+                checked += [(site, outcome) for outcome in
+                            judge(statement, attribution, site.unit, oriented)]
+        if isinstance(block, Paragraph):
+            checked += paragraph_findings(block, [outcome for _, outcome in checked])
+        found += checked
     return found + resolve_rows(unnamed)
 
 
