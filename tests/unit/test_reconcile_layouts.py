@@ -59,3 +59,58 @@ def test_a_row_naming_its_own_run_beats_the_dataset_its_caption_names(tmp_path):
             "Method | Top-1 Error\n-- | --\n"
             "ResNet-50 + Mix | 22.10\nResNet-101 + Mix | 20.46\n")
     assert found(run(tmp_path, claims, text)) == {("mix", 6, "20.46")}
+
+
+TWO_METRICS = [claim("imagenet", "wide", metric, value, ["Wide-50", word, "ImageNet"],
+                     direction="lower")
+               for metric, value, word in (("top1_error", 22.3, "top-1"),
+                                           ("top5_error", 6.12, "top-5"))]
+
+
+def test_a_cell_holding_two_metrics_gives_each_number_its_own(tmp_path):
+    text = ("Dataset | network | test perf.\n--|--|--\nSVHN | Wide-16 | 1.61%\n"
+            "ImageNet | Wide-50 | 22.3% top-1, 6.12% top-5\n")
+    clean = run(tmp_path, TWO_METRICS, text)
+    assert found(clean, "matched") == {("wide", 4, "22.3%"), ("wide", 4, "6.12%")}
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    drifted = run(tmp_path, TWO_METRICS, text.replace("6.12%", "6.21%"))
+    assert [(item["claim"], item["found"]) for item in drifted["drift"]] == [
+        ("imagenet/wide/top5_error/test", "6.21%")]
+
+
+UNNAMED = [claim("c10", f"ours_{size}", "accuracy", value, ["Ours", "CIFAR-10", "Acc."])
+           for size, value in (("1e3", 71.2), ("5e3", 74.8), ("5e3_soft", 75.1))]
+UNNAMED_TABLE = r"""\begin{tabular}{lccc}
+Method & $|D|$ & Soft & Acc. \\ \hline
+Other \cite{x} & $1\cdot10^3$ & $\times$ & 70.4 \\
+Ours & $1\cdot10^3$ & $\times$ & 71.2 \\
+Ours & $5\cdot10^3$ & $\times$ & 74.8 \\
+Ours & $5\cdot10^3$ & \checkmark & 75.1 \\
+\end{tabular}
+"""
+
+
+def test_rows_no_name_tells_apart_take_the_claims_their_siblings_leave(tmp_path):
+    def report(text: str) -> dict:
+        return run(tmp_path, UNNAMED, text, "paper.tex")
+
+    clean = report(UNNAMED_TABLE)
+    assert found(clean, "matched") == {("ours_1e3", 4, "71.2"), ("ours_5e3", 5, "74.8"),
+                                       ("ours_5e3_soft", 6, "75.1")}
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    one = report(UNNAMED_TABLE.replace("74.8", "74.5"))
+    assert found(one) == {("ours_5e3", 5, "74.5")}
+    two = report(UNNAMED_TABLE.replace("74.8", "74.5").replace("75.1", "75.4"))
+    assert two["drift"] == [] and two["unmapped"] == []  # which is which: no name says
+
+
+def test_a_columns_alias_beats_the_generic_metric_a_caption_names(tmp_path):
+    claims = [claim("imagenet", "ours", metric, value, ["Ours", word])
+              for metric, value, word in (("top1_accuracy", 33.9, "Top1"),
+                                          ("top5_accuracy", 55.2, "Top5"))]
+    claims.append(claim("c10", "ours", "accuracy", 86.1, ["Ours", "Acc."]))
+    text = ("Handcrafted accuracies on ImageNet:\n\n| Method | Top1 | Top5 |\n|---|---|---|\n"
+            "| Ours | 33.9 | 55.8 |\n")
+    report = run(tmp_path, claims, text)
+    assert found(report) == {("ours", 5, "55.8")}
+    assert found(report, "matched") == {("ours", 5, "33.9")}

@@ -28,9 +28,16 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["planted"]) == (49, 55)
-    assert (score["known_found"], score["known"]) == (4, 6)
-    assert len(score["false_reports_clean"]) == len(score["false_reports_drifted"]) == 4
+    assert (score["found"], score["planted"]) == (51, 55)
+    assert (score["known_found"], score["known"]) == (6, 6)
+    assert len(score["false_reports_clean"]) == len(score["false_reports_drifted"]) == 2
+
+
+def test_the_held_out_part_scores_no_worse_than_when_it_was_scored():
+    score = score_real("heldout")  # scored once, after the last rule change (its README)
+    assert (score["found"], score["planted"]) == (13, 19)
+    assert (score["known_found"], score["known"]) == (0, 0)
+    assert len(score["false_reports_drifted"]) == 1 and len(score["false_reports_clean"]) == 3
 
 
 def test_the_corpus_is_real_documents_of_several_projects_in_both_parts():

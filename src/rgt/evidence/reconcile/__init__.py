@@ -1,14 +1,15 @@
 """``rgt reconcile``: every number a document states about a claim must be the claim's.
 
-Reading order, one module each: ``documents`` picks a reader per format (``markdown``,
-``latex`` with ``tabular``, ``csvdoc``), each yielding ``blocks`` (paragraphs, tables);
-``sites`` (prose) and ``tables`` place each statement — ``statistics``: a value with its ±
-spread, CI and confidence level, or a seed count; ``numbers``: how a number is written — among
-the text around it; ``facets`` reads the names there (``vocabulary``, the project's ``names``;
-``aliases``: the claims a table's aliases pin down), ``attribute`` turns them into the claims
-the statement may be about, ``check`` compares (``reading``: how a difference is stated,
-``direction``: the words that say which way) and ``report`` collects. The rules, with
-examples: docs/reconcile.md.
+Reading order, one module each: ``documents`` picks a reader per format (``markdown`` with
+``htmltable``, ``latex`` with ``tabular``, ``csvdoc``), each yielding ``blocks`` (paragraphs,
+tables); ``sites`` (prose) and ``tables`` place each statement — ``statistics``: a value with
+its ± spread, CI and confidence level, or a seed count; ``numbers``: how a number is written —
+among the text around it; ``facets`` reads the names there (``vocabulary``, the project's
+``names``; ``aliases``: the claims a table's aliases pin down), ``attribute`` turns them into
+the claims the statement may be about (``runs``: which runs a number speaks of), ``check``
+compares (``reading``: how a difference is stated, ``direction``: the words that say which
+way), ``siblings`` resolves the rows no name tells apart, ``statcheck`` recomputes the test
+reports, and ``report`` collects. The rules, with examples: docs/reconcile.md.
 """
 
 from rgt.evidence.reconcile.report import public, reconcile, require_claims

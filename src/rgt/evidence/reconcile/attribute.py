@@ -12,7 +12,14 @@ import re
 from dataclasses import dataclass, replace
 
 from rgt.evidence.reconcile.aliases import aliased, baseline_row, pinned_facets
-from rgt.evidence.reconcile.facets import Facet, decide, excluded, named_values, respectively
+from rgt.evidence.reconcile.facets import (
+    Facet,
+    cited_subject,
+    decide,
+    excluded,
+    named_values,
+    respectively,
+)
 from rgt.evidence.reconcile.names import is_comparison, metric_unit
 from rgt.evidence.reconcile.runs import about_all, aggregated, in_scope, single_runs
 from rgt.evidence.reconcile.sites import Site
@@ -30,6 +37,7 @@ class Attribution:
     loose: list[dict]
     strong: bool
     facets: dict
+    unnamed: bool = False  # a table row no name tells apart: resolved with its siblings
 
 
 def named_difference(site: Site, vocabulary: Vocabulary) -> bool:
@@ -199,9 +207,9 @@ def inside_a_name(site: Site, vocabulary: Vocabulary) -> bool:
 
 
 def _no_claims(site: Site, statement: Statement, facets: dict[str, Facet]) -> bool:
-    """No metric (nor, for a seed count, variant) named; another system; a table row naming
-    no variant; a seed count not named in its own clause, cell or row; a quantity (``2.5 h``)
-    whose metric is not measured in its unit."""
+    """No metric (nor, for a seed count, variant) named; another system; a seed count not
+    named in its own clause, cell or row; a quantity (``2.5 h``) whose metric is not measured
+    in its unit."""
     seeds = statement.part("seeds") is not None
     variant, metric = facets.get("variant"), facets.get("metric")
     strong = any(facets[name].strong for name in ("metric", "variant") if name in facets)
@@ -210,17 +218,39 @@ def _no_claims(site: Site, statement: Statement, facets: dict[str, Facet]) -> bo
                                                                    else ()))
     return ((not seeds and metric is None) or not {"metric", "variant"} & set(facets)
             or (variant is not None and OTHER in variant.values)
-            or (site.in_table and variant is None) or (seeds and not strong) or bool(wrong_unit))
+            or (seeds and not strong) or bool(wrong_unit))
+
+
+def _own_names(claim: dict, others: list[dict]) -> set[str]:
+    """The aliases of ``claim`` no other of ``others`` carries."""
+    shared = {alias.lower() for other in others if other is not claim
+              for alias in other.get("aliases") or []}
+    return {alias.lower() for alias in claim.get("aliases") or []} - shared
+
+
+def unnamed_row(statement: Statement, facets: dict[str, Facet],
+                candidates: list[dict]) -> tuple[Statement, Attribution] | None:
+    """A table cell whose row names no variant its aliases tell apart (``SimplePatch (Ours)``
+    on three rows differing only in a numeric column): its candidates are the claims with no
+    name of their own (one that has would have been named), to be resolved against the other
+    such rows of its column (``siblings``)."""
+    if statement.part("value") is None or len(candidates) < 2:
+        return None
+    nameless = [claim for claim in candidates if not _own_names(claim, candidates)]
+    return statement, Attribution(nameless or candidates, [], False, facets, unnamed=True)
 
 
 def with_pinned(facets: dict[str, Facet], pinned: dict[str, Facet]) -> dict[str, Facet]:
-    """The facets a table cell's aliases pin down, under those the text around names; the
-    experiment they pin beats one only the caption or headings name (``ImageNet`` above a row
-    ``ResNet-101 + CutMix``, an experiment of its own). A metric named there still wins: it
-    says what the table's numbers are (``Fooling rates``)."""
-    weak = {name for name, facet in facets.items() if name == "exp" and not facet.strong}
+    """The facets a table cell's aliases pin down, under those the text around names; but the
+    experiment and metric they pin beat ones only the caption or headings name (``ImageNet``
+    above a row ``ResNet-101 + CutMix``, an experiment of its own; ``accuracies`` above a
+    ``Top5`` column). Another metric named there still wins: it says what the table's numbers
+    are (``Fooling rates``)."""
+    def yields(name: str, facet: Facet) -> bool:
+        ours = not any(value.startswith("@") for value in facet.values)
+        return name in pinned and not facet.strong and name in ("exp", "metric") and ours
     return {**pinned, **{name: facet for name, facet in facets.items()
-                         if name not in weak or name not in pinned}}
+                         if not yields(name, facet)}}
 
 
 def attribute(site: Site, claims: list[dict],
@@ -246,9 +276,12 @@ def attribute(site: Site, claims: list[dict],
                   if name in ("split", "exp") and facet.tier in ("clause", "sentence")}
         claims = in_scope(site, consistent(claims, facets, None), vocabulary)
         return statement, Attribution(aggregated(claims, statement), [], True, facets)
-    if statement is None or _no_claims(site, statement, facets):
+    if statement is None or _no_claims(site, statement, facets) or cited_subject(site, facets):
         return None
     wanted = kinds(site, statement, facets, vocabulary) if statement.part("value") else None
+    if site.in_table and "variant" not in facets:
+        return unnamed_row(statement, facets, consistent(claims, facets, wanted)) if pinned \
+            else None
     if wanted == {"difference"} and "variant" in facets:
         facets["variant"] = _widened(facets["variant"], claims, site, vocabulary)
     role = next((word for word in ("from", "to") if word in statement.form), "")

@@ -59,6 +59,7 @@ SIMPLE = [
     (re.compile(r"\\%"), "%"),
     (re.compile(r"\\(?:percent)(?![a-zA-Z])"), "%"),
     (re.compile(r"\\(?:times)(?![a-zA-Z])"), "×"),
+    (re.compile(r"\\(?:cdot)(?![a-zA-Z])"), "\u00b7"),
     (re.compile(r"\\(?:Delta)(?![a-zA-Z])"), "Δ"),
     (re.compile(r"\\(?:alpha)(?![a-zA-Z])"), "α"),
     (re.compile(r"\\(?:beta)(?![a-zA-Z])"), "β"),

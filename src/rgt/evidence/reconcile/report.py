@@ -11,7 +11,9 @@ from rgt.evidence.reconcile.check import Outcome, judge
 from rgt.evidence.reconcile.direction import declares_positive_is_better
 from rgt.evidence.reconcile.documents import document_blocks
 from rgt.evidence.reconcile.names import project_vocabulary
+from rgt.evidence.reconcile.siblings import resolve_rows
 from rgt.evidence.reconcile.sites import Site, paragraph_sites
+from rgt.evidence.reconcile.statcheck import paragraph_findings
 from rgt.evidence.reconcile.tables import table_sites
 from rgt.evidence.reconcile.vocabulary import Vocabulary
 
@@ -23,17 +25,25 @@ PUBLIC = {"drift": ("claim", "file", "line", "found", "expected"),
 def document_outcomes(path: Path, claims: list[dict],
                       vocabulary: Vocabulary) -> list[tuple[Site, Outcome]]:
     """Every outcome in one document, with its site."""
-    found = []
+    found, unnamed = [], []
     blocks = document_blocks(path)
     for block, oriented in zip(blocks, positive_is_better(blocks), strict=True):
         sites = paragraph_sites(block) if isinstance(block, Paragraph) else table_sites(block)
+        checked = []
         for site in sites:
             attributed = attribute(site, claims, vocabulary)
-            if attributed is not None:
-                statement, attribution = attributed
-                found += [(site, outcome) for outcome in
-                          judge(statement, attribution, site.unit, oriented)]
-    return found
+            if attributed is None:
+                continue
+            statement, attribution = attributed
+            if attribution.unnamed:
+                unnamed.append((site, statement, attribution, oriented))
+            else:
+                checked += [(site, outcome) for outcome in
+                            judge(statement, attribution, site.unit, oriented)]
+        if isinstance(block, Paragraph):
+            checked += paragraph_findings(block, [outcome for _, outcome in checked])
+        found += checked
+    return found + resolve_rows(unnamed)
 
 
 def positive_is_better(blocks: list[Paragraph | Table]) -> list[bool]:

@@ -28,6 +28,7 @@ class Level:
     names_variants: bool = True
     before: str = ""  # a clause's sentence before and after it (an intro, a citation)
     after: str = ""
+    carries: bool = False  # the sentence just before: names a difference's variants
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,8 @@ def _protected(text: str, statements: list[Statement]) -> list[tuple[int, int]]:
     return spans + [(n.start, n.end) for n in find_numbers(text)]
 
 
-# A sentence that names no variant takes the previous one's only when it points back to it.
+# A sentence that names no variant takes an earlier one's only when it points back to it (a
+# difference also takes the sentence just before's: the change it describes).
 ANAPHORA = re.compile(r"\b(?:it|its|it's|this|these|they|their|the same|both)\b", re.I)
 
 
@@ -76,7 +78,8 @@ def _prose_site(paragraph: Paragraph, statement: Statement, sentences: list[tupl
                     before=text[s_start:c_start], after=text[c_end:s_end]),
               Level("sentence", text[s_start:s_end], anchor - s_start, False)]
     refers_back = ANAPHORA.search(text[s_start:s_end]) is not None
-    levels += [Level("paragraph", text[start:end], None, False, names_variants=refers_back)
+    levels += [Level("paragraph", text[start:end], None, False, names_variants=refers_back,
+                     carries=start == sentences[index - 1][0])
                for start, end in reversed(sentences[:index])]
     levels.append(Level("scope", paragraph.scope, None, False))
     return Site(statement, tuple(paragraph.starts), text[s_start:s_end].strip(), tuple(levels))

@@ -132,6 +132,15 @@ class Vocabulary:
                             frozenset(self.implied.get(key, ()))))
         return hits
 
+    def only(self, phrase: str, facet: str) -> bool:
+        """Whether ``phrase`` is nothing but names of ``facet`` (``Acc.``, ``Top-1 Error``)."""
+        hits = self.find(phrase)
+        rest = list(fold(phrase))
+        for hit in hits:
+            rest[hit.start:hit.end] = " " * (hit.end - hit.start)
+        return bool(hits) and all(facet in hit.facets for hit in hits) \
+            and not re.search(r"[^\W\d_]{2,}", "".join(rest))
+
     def facets_in(self, phrase: str) -> dict[str, set[str]]:
         """The facets named by the words inside ``phrase`` (merged)."""
         merged: dict[str, set[str]] = {}
