@@ -34,7 +34,7 @@ def test_the_lightning_example_trains_verifies_and_delivers(tmp_path):
                                           "--profile", str(ROOT / "profiles" / "local"),
                                           "--cores", "2"])
     assert code == 0, output[-4000:]
-    assert "lit_inputs: raw vs standardized, accuracy (test)" in output
+    assert "lit_inputs: raw − standardized = " in output and " test accuracy (" in output
     runs = [json.loads(path.read_text()) for path in project.glob("runs/*/results.json")]
     assert sorted(run["variant"] for run in runs) == ["raw", "standardized"]
     assert {(metric["name"], metric["direction"]) for run in runs for metric in run["metrics"]} \

@@ -158,7 +158,7 @@ def assert_local_run(walk: Walk, command: str) -> None:
     output = walk(command)
     runs = sealed_runs(walk.project)
     assert len(runs) == 4 and {run["seed"] for run in runs.values()} == {1, 2}
-    assert "dropout_0_3 vs baseline, loss (val)" in output  # verify's line, on the val split
+    assert "dropout_0_3 − baseline = " in output and " val loss (" in output  # verify's line
     evidence = json.loads((walk.project / "evidence" / "EVIDENCE.json").read_text())
     claims = {claim["id"]: claim for claim in evidence["claims"]}
     assert set(claims) == {"charlm/baseline/loss/val", "charlm/dropout_0_3/loss/val",
