@@ -123,7 +123,6 @@ class Executor(RemoteExecutor):
 
     def _run_snakejob(self, job: JobExecutorInterface) -> SubmittedJobInfo:
         station = self.pool.freest()
-        self._snakejob_python = station.runner.python  # format_job_exec asks for it
         try:
             spec = self.pool.start_snakejob(station, job.rules, self._sources(), job.input,
                                             _products(job), self.format_job_exec(job))
@@ -147,8 +146,9 @@ class Executor(RemoteExecutor):
         return "--directory ."
 
     def get_python_executable(self) -> str:
-        """The host's interpreter runs Snakemake's job command there (the recorded one)."""
-        return getattr(self, "_snakejob_python", None) or "python3"
+        """The recorded interpreter of the host that takes the job (the freest, as in
+        ``_run_snakejob``) runs Snakemake's job command there."""
+        return self.pool.freest().runner.python
 
     async def check_active_jobs(self, active_jobs: list[SubmittedJobInfo]
                                 ) -> AsyncGenerator[SubmittedJobInfo, None]:

@@ -48,7 +48,7 @@ class Pool:
              warn: Callable[[str], None], report: Callable[[str], None]) -> Pool:
         """The pool of the profile's settings (``warn`` gets the platforms' first-use notes;
         ``secrets`` go to each host over stdin)."""
-        members = [settled(member, settings, project) for member in pool_hosts(
+        members = [settled(member, settings) for member in pool_hosts(
             settings.host, settings.pool, project / "config" / "hosts.yaml",
             settings.platform or DEFAULT_PLATFORM)]
         for member in members:
@@ -155,17 +155,21 @@ def host_bucket(settings, secrets: dict[str, str]) -> BucketStore | None:
     return store
 
 
-def settled(member: PoolHost, settings, project: Path) -> PoolHost:
+def settled(member: PoolHost, settings) -> PoolHost:
     """``member`` with the facts its record holds, the profile's and the command line's filling
-    what it lacks (a host not recorded yet: the platform's interpreter by default); a value
-    that differs from the record is refused (``rgt.remote.hostfacts``)."""
+    what it lacks; a value that differs from the record is refused (``rgt.remote.hostfacts``)."""
     wanted = {key: getattr(settings, key) for key in SETTINGS}
     entry = settle(member.alias, member.entry if member.recorded else None, wanted,
                    settings.platform or DEFAULT_PLATFORM)
-    if not member.recorded and settings.python is None:
-        facts = load_platform(entry.platform, project_platforms(project))
-        entry = replace(entry, python=facts.get("python") or entry.python)
     return replace(member, entry=entry)
+
+
+def with_platform_python(member: PoolHost, settings, facts: dict) -> PoolHost:
+    """A host not recorded yet, with no --rgt-python, runs its platform's interpreter."""
+    if member.recorded or settings.python is not None:
+        return member
+    python = facts.get("python") or member.entry.python
+    return replace(member, entry=replace(member.entry, python=python))
 
 
 def station(member: PoolHost, settings, project: Path, secrets: dict[str, str],
@@ -173,8 +177,9 @@ def station(member: PoolHost, settings, project: Path, secrets: dict[str, str],
     """A runner for one host: at the root `rgt watch`, `rgt pull` and `rgt down` read (the
     record's; a host not recorded yet gets the platform's default root, and the station
     records it when it first reaches the host)."""
+    facts = load_platform(member.entry.platform, project_platforms(project))
+    member = with_platform_python(member, settings, facts)
     entry = member.entry
-    facts = load_platform(entry.platform, project_platforms(project))
     root = entry.remote_root or default_root(facts, project)
     runner = RemoteRunner(RemoteHost(resolve_host(member.alias, entry.ssh_config)),
                           RemoteLayout(root), entry.python, settings.detach,

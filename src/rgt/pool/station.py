@@ -96,8 +96,9 @@ class Station:
             return self.foreign or set()
         ended = (self.foreign or set()) - alive
         self.foreign = alive - self.running
-        for key in ended if self.mirror is not None else ():
-            self.mirror.forget(key)
+        if self.mirror is not None:
+            for key in ended:
+                self.mirror.forget(key)
         return self.foreign
 
     def tree(self, config: Config) -> str:

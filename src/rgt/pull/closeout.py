@@ -114,11 +114,11 @@ def closeout(export: Path, run_id: str, allow_unsafe_pickle: bool = False,
     return Outcome("exported", export / run_id)
 
 
-def _refreshed_aside(export: Path, run_id: str, comparison) -> Outcome:
+def _refreshed_aside(export: Path, run_id: str, comparison) -> None:
     """The bundle a refresh replaces, kept in quarantine with why (nothing is deleted)."""
     reason = (f"set aside by rgt pull --refresh: the host's copy changed after this bundle was "
               f"verified ({comparison.verified_at}): {comparison.describe()}")
-    return quarantine(export / run_id, export, run_id, reason, [])
+    quarantine(export / run_id, export, run_id, reason, [])
 
 
 def _set_aside(bundle: Path, aside: Path) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from rgt.base.errors import ConfigError
 from rgt.hosts import HostEntry
+from rgt.hosts.register import OWNED
 from rgt.remote.ssh import RemoteHost
 
 # Each recorded fact, and the executor setting that may name it.
@@ -86,6 +87,5 @@ def _up_flag(key: str) -> str:
 
 def owned_facts(entry: HostEntry) -> dict[str, str]:
     """The facts ``rgt up`` records, as they are to be written (unset ones left out)."""
-    facts = {"platform": entry.platform, "python": entry.python,
-             "remote_root": entry.remote_root, "ssh_config": entry.ssh_config}
+    facts = {key: getattr(entry, key) for key in OWNED}
     return {key: value for key, value in facts.items() if value is not None}
