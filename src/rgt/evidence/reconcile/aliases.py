@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import re
 
+from rgt.evidence.reconcile.blocks import Table
 from rgt.evidence.reconcile.facets import Facet
 from rgt.evidence.reconcile.names import is_comparison
 from rgt.evidence.reconcile.sites import Site
-from rgt.evidence.reconcile.vocabulary import Vocabulary
+from rgt.evidence.reconcile.tables import label_columns
+from rgt.evidence.reconcile.vocabulary import BASELINE, Vocabulary
 
-STRONG = ("cell", "column", "row")
+STRONG = ("cell", "column", "row", "corner")
 WEAK = ("caption", "scope")
 SHARED = {"metric": "metric", "exp": "exp_id", "variant": "variant", "split": "split"}
 
@@ -48,13 +50,31 @@ def aliased(site: Site, vocabulary: Vocabulary) -> frozenset[str] | None:
     for level in site.levels:
         if level.tier in STRONG:
             named = level_claims(level.text, vocabulary)
-            pinned = named if pinned is None or named is None else pinned & named
+            if named is None:
+                continue  # a level without an alias (a row of hyperparameters) pins nothing
+            pinned = named if pinned is None else pinned & named
             if pinned is not None and not pinned:
                 return frozenset()
         elif level.tier in WEAK and pinned:
             for named in alias_sets(level.text, vocabulary):
                 pinned = pinned & named if pinned & named else pinned
     return pinned
+
+
+def foreign_columns(table: Table, claims: list[dict], vocabulary: Vocabulary) -> set[int]:
+    """The columns of other systems (``Baseline``, ``Cutout``, ``AutoAugment`` beside ``Fast
+    AutoAugment``): numeric columns whose header names nothing (the word *baseline* only
+    where no claim is a comparison), in a table where another column's header names claims
+    by their aliases."""
+    labels = label_columns(table)
+    numeric = [j for j in range(len(table.header)) if j not in labels]
+    named = {j for j in numeric if alias_sets(table.header[j], vocabulary)}
+    compared = any(map(is_comparison, claims))
+    def says_nothing(header: str) -> bool:
+        return all(hit.facets == {"variant": frozenset({BASELINE})} and not compared
+                   for hit in vocabulary.find(header))
+    return {j for j in numeric if j not in named and says_nothing(table.header[j])} \
+        if named else set()
 
 
 def only_names(text: str, vocabulary: Vocabulary) -> bool:

@@ -129,7 +129,7 @@ def _names_variants(level: Level, site: Site) -> bool:
 def _reads(facet: str, level: Level, site: Site) -> bool:
     """Headers say what a column's numbers are; prose says it next to the number."""
     if site.in_table:
-        return level.tier in ("cell", "column", "row") or facet == "dispersion"
+        return level.tier in ("cell", "column", "row", "corner") or facet == "dispersion"
     return facet == "dispersion" and level.tier in ("clause", "sentence")
 
 

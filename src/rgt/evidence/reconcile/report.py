@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rgt.deliver.inputs import DeliveryError
+from rgt.evidence.reconcile.aliases import foreign_columns
 from rgt.evidence.reconcile.attribute import attribute
 from rgt.evidence.reconcile.blocks import Paragraph, Table
 from rgt.evidence.reconcile.check import Outcome, judge
@@ -28,7 +29,9 @@ def document_outcomes(path: Path, claims: list[dict],
     found, unnamed = [], []
     blocks = document_blocks(path)
     for block, oriented in zip(blocks, positive_is_better(blocks), strict=True):
-        sites = paragraph_sites(block) if isinstance(block, Paragraph) else table_sites(block)
+        sites = paragraph_sites(block) if isinstance(block, Paragraph) else [
+            site for site in table_sites(block)
+            if site.column not in foreign_columns(block, claims, vocabulary)]
         checked = []
         for site in sites:
             attributed = attribute(site, claims, vocabulary)

@@ -42,6 +42,7 @@ class Site:
     levels: tuple[Level, ...]
     in_table: bool = False
     unit: str = ""  # "%", "M", "K" or "B" when the table's header declares one
+    column: int = -1  # a table cell's column
 
     def line_of(self, offset: int) -> int:
         """The document line of character ``offset`` of the statement's text."""

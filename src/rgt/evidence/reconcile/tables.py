@@ -84,6 +84,8 @@ def table_sites(table: Table) -> list[Site]:
     """One site per statement of every data cell of ``table``."""
     labels = label_columns(table)
     names_of = headers(table)
+    first = min((j for j in range(len(table.header)) if j not in labels), default=0)
+    corner = " ".join(_header(table, j) for j in sorted(labels) if j < first).strip()
     sites: list[Site] = []
     group, previous = "", {}
     for row in table.rows:
@@ -98,7 +100,8 @@ def table_sites(table: Table) -> list[Site]:
         label = " ".join([group, *names]).strip()
         for j, cell in enumerate(row):
             if j not in labels:
-                sites += _cell_sites(table, cell, label, names_of[j] if j < len(names_of) else "")
+                header = names_of[j] if j < len(names_of) else ""
+                sites += _cell_sites(table, cell, (label, corner), header, j)
     return sites
 
 
@@ -120,16 +123,35 @@ def segments(text: str, statements: list) -> list[tuple[int, int]]:
     return list(zip(starts, ends, strict=True))[:len(statements)]
 
 
-def _cell_sites(table: Table, cell: Cell, label: str, header: str) -> list[Site]:
+IN_TURN = re.compile(r"\(\s*([^()/]+?(?:\s*/\s*[^()/]+?)+)\s*\)|^\s*([^\s/]+(?:\s*/\s*[^\s/]+)+)\s*$")
+
+
+def in_turn(header: str, count: int) -> tuple[str, list[str]]:
+    """A header naming a cell's numbers in turn (``Fast AA (transfer/direct)`` over
+    ``3.6 / 3.7``, ``Top1/Top5`` over ``22.4 / 6.3``): the header without the list, and each
+    number's name; the header and no names when it lists none, or not ``count``."""
+    match = IN_TURN.search(header)
+    names = re.split(r"\s*/\s*", (match.group(1) or match.group(2)).strip()) if match else []
+    if count < 2 or len(names) != count:
+        return header, [""] * count
+    return (header[:match.start()] + " " + header[match.end():]).strip(), names
+
+
+def _cell_sites(table: Table, cell: Cell, row: tuple[str, str], header: str,
+                column: int) -> list[Site]:
+    label, corner = row  # the row's name, and the header over the names (``Model(CIFAR-100)``)
     unit = declared_unit(header, label, table.caption)
     where = f"{label} | {header}: {cell.text.strip()}"
     statements = find_statements(cell.text, integers=True)
     parts = segments(cell.text, statements)
+    split = len(set(parts)) == len(parts)
+    header, names = in_turn(header, len(statements)) if split else (header, [""] * len(parts))
     return [Site(statement, ((0, cell.line),), where, (
-        Level("cell", cell.text[start:end], statement.anchor - start, True),
+        Level("cell", f"{cell.text[start:end]} {name}".rstrip(), statement.anchor - start, True),
         Level("column", header, None, True),
         Level("row", label, None, True),
+        Level("corner", corner, None, True, names_variants=False),
         Level("caption", table.caption, None, False, names_variants=False),
         Level("scope", table.scope, None, False, names_variants=False),
-    ), in_table=True, unit=unit)
-        for statement, (start, end) in zip(statements, parts, strict=True)]
+    ), in_table=True, unit=unit, column=column)
+        for statement, (start, end), name in zip(statements, parts, names, strict=True)]
