@@ -42,13 +42,27 @@ class Attribution:
 
 def named_difference(site: Site, vocabulary: Vocabulary) -> bool:
     """A comparison's alias (or a difference noun) right before the value, only filler between
-    (``effect of dropout: 0.0062``)."""
+    (``effect of dropout: 0.0062``), or a difference noun right after it, only the metric's
+    name between (``an 8% test-accuracy improvement``)."""
     clause = site.levels[0]
     if site.in_table or clause.anchor is None:
         return False
     before = clause.text[:clause.anchor]
-    return any("kind" in hit.facets and only_filler(before[hit.end:])
-               for hit in vocabulary.find(before))
+    if any("kind" in hit.facets and only_filler(before[hit.end:])
+           for hit in vocabulary.find(before)):
+        return True
+    end = clause.anchor + len(site.statement.parts[0].number.text)
+    after = clause.text[end:]
+    gap = list(after)
+    for hit in vocabulary.find(after):
+        if "kind" in hit.facets:
+            return NOUN_GAP.fullmatch("".join(gap[:hit.start])) is not None
+        if {"metric", "split"} & set(hit.facets):
+            gap[hit.start:hit.end] = " " * (hit.end - hit.start)
+    return False
+
+
+NOUN_GAP = re.compile(r"[\s-]*(?:\b(?:pp|points?|percentage\s+points?)\b[\s-]*)?")
 
 
 def kinds(site: Site, statement: Statement, facets: dict[str, Facet],

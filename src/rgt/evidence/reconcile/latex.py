@@ -152,9 +152,11 @@ class LatexReader:
     def _text(self, line: str) -> None:
         section = SECTION.search(line)
         if section:
-            title = line[section.end() - 1:group_end(line, section.end() - 1)]
-            self.blocks.heading(LEVELS[section.group(1)], plain(title))
-            return
+            end = group_end(line, section.end() - 1)
+            self.blocks.heading(LEVELS[section.group(1)], plain(line[section.end() - 1:end]))
+            line = line[end:]  # a run-in heading's paragraph (``\paragraph{Title.} Text``)
+            if not line.strip():
+                return
         if not line.strip() or BEGIN.search(line) or "\\end{" in line or "\\item" in line:
             self.blocks.close()
         text = plain(re.sub(r"\\item\s*(?:\[[^\]]*\])?", "", line))

@@ -126,11 +126,11 @@ def project_vocabulary(claims: list[dict], names: dict, source: str) -> Vocabula
     aliases = alias_index(claims)
     worded = {alias: vocabulary.facets_in(alias) for alias in aliases}
     # an alias that is a metric's name (``Accuracy``, a column header) names that metric, not
-    # the variant of the one claim that happens to carry it
-    metric_names = {alias for alias in aliases if vocabulary.only(alias, "metric")}
+    # the variant or experiment of the claims that happen to carry it
+    metric_names = {alias for alias in aliases if vocabulary.only(alias, "metric", "split")}
     for alias, aliased in aliases.items():
         for facet, values in alias_facets(aliased, worded[alias]).items():
-            if facet == "variant" and alias in metric_names:
+            if facet in ("variant", "exp") and alias in metric_names:
                 continue
             # an alias names its variant as a name would; a metric or an experiment it only
             # implies (its claims share it) gives way to one named outright

@@ -132,13 +132,15 @@ class Vocabulary:
                             frozenset(self.implied.get(key, ()))))
         return hits
 
-    def only(self, phrase: str, facet: str) -> bool:
-        """Whether ``phrase`` is nothing but names of ``facet`` (``Acc.``, ``Top-1 Error``)."""
+    def only(self, phrase: str, facet: str, *others: str) -> bool:
+        """Whether ``phrase`` is nothing but names of ``facet`` (``Acc.``, ``Top-1 Error``),
+        or of ``others`` beside it (``Test accuracy``: a split and a metric)."""
         hits = self.find(phrase)
         rest = list(fold(phrase))
         for hit in hits:
             rest[hit.start:hit.end] = " " * (hit.end - hit.start)
-        return bool(hits) and all(facet in hit.facets for hit in hits) \
+        return bool(hits) and all(facet in hit.facets or set(others) & set(hit.facets)
+                                  for hit in hits) and any(facet in hit.facets for hit in hits) \
             and not re.search(r"[^\W\d_]{2,}", "".join(rest))
 
     def facets_in(self, phrase: str) -> dict[str, set[str]]:
