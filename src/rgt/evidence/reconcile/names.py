@@ -75,7 +75,8 @@ def check_names(claims: list[dict], names: dict, source: str) -> None:
 
 def alias_facets(claims: list[dict], worded: dict[str, set[str]]) -> dict[str, set[str]]:
     """What an alias names: the facets its claims share, and the split its words name
-    (``worded``: the facets of the names inside the alias)."""
+    (``worded``: the facets of the names inside the alias) when its claims are of that split
+    (``Vanilla DINO training`` names a run, not the training split)."""
     facets: dict[str, set[str]] = {}
     for facet, key in (("metric", "metric"), ("exp", "exp_id")):
         values = {claim[key] for claim in claims}
@@ -86,8 +87,9 @@ def alias_facets(claims: list[dict], worded: dict[str, set[str]]) -> dict[str, s
         facets["variant"] = set().union(*(claim_variants(claim) for claim in claims))
     elif len({claim["variant"] for claim in claims}) == 1 and not any(map(is_comparison, claims)):
         facets["variant"] = {claims[0]["variant"]}
-    if "split" in worded:
-        facets["split"] = worded["split"]
+    split = set(worded.get("split", ())) & {claim.get("split") for claim in claims}
+    if split:
+        facets["split"] = split
     return facets
 
 

@@ -49,7 +49,10 @@ ROLES = {"low": ["ci low", "ci lower", "lower", "low", "lo", "ci lo", "lower bou
                    "seed count"],
          "spread": ["spread"]}
 # Words holding a split's name that name no split: "pre-training" is a stage, not the train set.
-STAGES = ["pre train", "pre training", "pre trained"]
+# a phase named, not a split: pre-training, and what training costs (its time, its budget)
+STAGES = ["pre train", "pre training", "pre trained"] + [
+    f"training {noun}" for noun in ("time", "times", "duration", "cost", "budget", "speed",
+                                    "hours", "days", "schedule", "recipe", "command", "logs")]
 DIFFERENCE = ["difference", "diff", "delta", "\u0394", "gain", "improvement", "change", "effect",
               "lift"]
 BASELINE = "@baseline"  # the word "baseline": the baseline of the comparisons in scope
