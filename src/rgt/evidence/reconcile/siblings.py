@@ -1,13 +1,16 @@
 """Rows no name tells apart (``SimplePatch (Ours)`` three times, differing only in ``|D|`` or
 a ✓): the cells of a document whose aliases leave the same candidate claims are resolved
-together, across its tables. A cell whose value states one of them is matched; when exactly
-one cell and exactly one claim are left, the cell states that claim, wrongly: drift. Anything
-more ambiguous is left alone.
+together, across its tables, column by column (a column of other systems' numbers is not
+a column of the project's). A cell whose value states one of them is matched; when as many
+cells as claims are left (at most ``MOST``), each cell states one of those claims, and none
+of them rightly: each is drift, paired with the claims so that the values differ least.
+Anything more ambiguous (more cells than claims) is left alone.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import permutations
 
 from rgt.evidence.reconcile.attribute import Attribution
 from rgt.evidence.reconcile.check import Outcome, judge
@@ -15,6 +18,7 @@ from rgt.evidence.reconcile.sites import Site
 from rgt.evidence.reconcile.statistics import Statement
 
 Pending = tuple[Site, Statement, Attribution, bool]  # bool: positive = better there
+MOST = 6  # the most cells paired with claims at once (6! pairings)
 
 
 def _against(item: Pending, claim: dict) -> list[Outcome]:
@@ -35,10 +39,28 @@ def _resolve(items: list[Pending]) -> list[tuple[Site, Outcome]]:
     stated = [claim for claim, _ in decided.values()]
     left = [claim for claim in claims if not any(claim is other for other in stated)]
     open_cells = [index for index in range(len(items)) if index not in decided]
-    if len(open_cells) == len(left) == 1:
-        decided[open_cells[0]] = (left[0], _against(items[open_cells[0]], left[0]))
+    if 1 <= len(open_cells) == len(left) <= MOST:
+        for index, claim in zip(open_cells, _closest(items, open_cells, left), strict=True):
+            decided[index] = (claim, _against(items[index], claim))
     return [(items[index][0], outcome) for index, (_, outcomes) in sorted(decided.items())
             for outcome in outcomes]
+
+
+def _closest(items: list[Pending], cells: list[int], claims: list[dict]) -> tuple[dict, ...]:
+    """The claims in the order that pairs them with ``cells`` at the least total distance."""
+    def value(index: int) -> float:
+        return items[index][1].parts[0].number.value
+    def cost(order: tuple[dict, ...]) -> float:
+        return sum(abs(value(index) - _scaled(items[index], claim))
+                   for index, claim in zip(cells, order, strict=True))
+    return min(permutations(claims), key=cost)
+
+
+def _scaled(item: Pending, claim: dict) -> float:
+    """The claim's value in the cell's scale (a percent cell, a fraction claim)."""
+    number = item[1].parts[0].number
+    percent = number.percent or item[0].unit == "%" or number.magnitude > 1 >= claim["value"]
+    return claim["value"] * 100 if percent and claim.get("unit") == "%" else claim["value"]
 
 
 def resolve_rows(pending: list[Pending]) -> list[tuple[Site, Outcome]]:
@@ -46,5 +68,7 @@ def resolve_rows(pending: list[Pending]) -> list[tuple[Site, Outcome]]:
     candidates."""
     groups: dict[tuple, list[Pending]] = {}
     for item in pending:
-        groups.setdefault(tuple(sorted(claim["id"] for claim in item[2].claims)), []).append(item)
+        column = next((level.text for level in item[0].levels if level.tier == "column"), "")
+        key = (column, *sorted(claim["id"] for claim in item[2].claims))
+        groups.setdefault(key, []).append(item)
     return [found for items in groups.values() for found in _resolve(items)]

@@ -56,7 +56,7 @@ def _protected(text: str, statements: list[Statement]) -> list[tuple[int, int]]:
 
 # A sentence that names no variant takes an earlier one's only when it points back to it (a
 # difference also takes the sentence just before's: the change it describes).
-ANAPHORA = re.compile(r"\b(?:it|its|it's|this|these|they|their|the same|both)\b", re.I)
+ANAPHORA = re.compile(r"\b(?:it|its|it's|this|these|they|their|both)\b", re.I)
 
 
 def paragraph_sites(paragraph: Paragraph) -> list[Site]:
