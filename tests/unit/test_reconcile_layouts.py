@@ -101,7 +101,12 @@ def test_rows_no_name_tells_apart_take_the_claims_their_siblings_leave(tmp_path)
     one = report(UNNAMED_TABLE.replace("74.8", "74.5"))
     assert found(one) == {("ours_5e3", 5, "74.5")}
     two = report(UNNAMED_TABLE.replace("74.8", "74.5").replace("75.1", "75.4"))
-    assert two["drift"] == [] and two["unmapped"] == []  # which is which: no name says
+    # both cells are wrong whichever claim each states; paired by the closest values
+    assert found(two) == {("ours_5e3", 5, "74.5"), ("ours_5e3_soft", 6, "75.4")}
+    assert two["unmapped"] == []
+    more = report(UNNAMED_TABLE.replace("74.8", "74.5").replace("71.2", "72.0").replace(
+        "75.1", "75.6"))
+    assert {line for _, line, _ in found(more)} == {4, 5, 6}
 
 
 def test_a_columns_alias_beats_the_generic_metric_a_caption_names(tmp_path):
@@ -114,3 +119,54 @@ def test_a_columns_alias_beats_the_generic_metric_a_caption_names(tmp_path):
     report = run(tmp_path, claims, text)
     assert found(report) == {("ours", 5, "55.8")}
     assert found(report, "matched") == {("ours", 5, "33.9")}
+
+
+IN_TURN = [claim(exp, f"{net}_{way}", "top1_error", value, [name, "Ours", way, title],
+                 direction="lower")
+           for exp, title in (("c10", "CIFAR-10"), ("c100", "CIFAR-100"))
+           for net, name in (("wrn", "WRN-40-2"), ("shake", "Shake-26"))
+           for way, value in (("transfer", {"c10": 3.6, "c100": 20.7}[exp]),
+                              ("direct", {"c10": 3.7, "c100": 20.6}[exp]))]
+IN_TURN_TEXT = """\
+## Results / CIFAR-10 / 100
+
+| Model(CIFAR-10) | Baseline | Cutout | Ours<br/>(transfer/direct) |
+|---|---|---|---|
+| WRN-40-2 | 5.3 | 3.7 | 3.6 / 3.7 |
+| Shake-26 | 3.6 | 3.0 | 3.6 / 3.7 |
+
+| Model(CIFAR-100) | Baseline | Cutout | Ours<br/>(transfer/direct) |
+|---|---|---|---|
+| WRN-40-2 | 26.0 | 20.6 | 20.7 / 20.6 |
+| Shake-26 | 20.7 | 16.0 | 20.7 / 20.6 |
+"""
+
+
+def test_a_header_naming_a_cells_numbers_in_turn_beside_other_systems_columns(tmp_path):
+    clean = run(tmp_path, IN_TURN, IN_TURN_TEXT)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert found(clean, "matched") == {
+        (variant, line, value) for line, values in ((5, ("3.6", "3.7")), (6, ("3.6", "3.7")),
+                                                    (10, ("20.7", "20.6")),
+                                                    (11, ("20.7", "20.6")))
+        for variant, value in zip(("wrn_transfer", "wrn_direct") if line in (5, 10) else
+                                  ("shake_transfer", "shake_direct"), values, strict=True)}
+    drifted = run(tmp_path, IN_TURN, IN_TURN_TEXT.replace("20.7 / 20.6 |\n| Shake",
+                                                          "20.7 / 20.9 |\n| Shake"))
+    # the direct number of the CIFAR-100 table, not the CIFAR-10 run the scope names first;
+    # the Baseline and Cutout columns (other systems') are never read
+    assert found(drifted) == {("wrn_direct", 10, "20.9")}
+    assert {item["claim"] for item in drifted["drift"]} == {"c100/wrn_direct/top1_error/test"}
+
+
+def test_a_row_of_settings_keeps_what_the_columns_alias_pins(tmp_path):
+    claims = [claim("imagenet", f"bs{size}", "top1_accuracy", value, ["ResNet-50", "top-1 acc."])
+              for size, value in ((512, 68.1), (256, 68.3))]
+    text = ("Our pre-trained ResNet-50 models:\n<table><tbody>\n"
+            "<th>epochs</th><th>batch<br/>size</th><th>ckpt</th><th>top-1 acc.</th>\n"
+            "<tr><td>100</td><td>512</td><td><a href='x'>link</a></td><td>68.1</td></tr>\n"
+            "<tr><td>100</td><td>256</td><td><a href='y'>link</a></td><td>68.3</td></tr>\n"
+            "</tbody></table>\n")
+    assert found(run(tmp_path, claims, text), "matched") == {("bs512", 4, "68.1"),
+                                                             ("bs256", 5, "68.3")}
+    assert found(run(tmp_path, claims, text.replace("68.3", "68.6"))) == {("bs256", 5, "68.6")}

@@ -37,3 +37,40 @@ def test_an_alias_that_is_a_metrics_name_names_no_variant(tmp_path):
     report = reconcile_text(tmp_path, [HARD, NOISY], text)
     assert report["drift"] == []  # not white noise's: "Accuracy" is its column, not its name
     assert [item["line"] for item in report["unmapped"]] == [1]
+
+
+ANISO = alias_claim("c10", "aniso-vs-iso", "accuracy", 8.15, ["anisotropic spaces instead of "
+                                                                "isotropic ones"],
+                    candidate="aniso", baseline="iso", difference=8.15)
+STL = [alias_claim("stl10", variant, "accuracy", value, ["STL10", "Test accuracy", variant])
+       for variant, value in (("invariant", 68.98), ("equivariant", 74.02))]
+
+
+def test_a_run_in_heading_keeps_its_paragraph_and_a_noun_after_the_number_says_difference(
+        tmp_path):
+    text = ("\\paragraph{Spatial anisotropy.} We observe that using anisotropic spaces instead "
+            "of isotropic ones is relevant, as we almost get an {}\\% test-accuracy "
+            "improvement.\n")
+    claims = [ANISO, *STL]
+    clean = reconcile_text(tmp_path, claims, text.replace("{}", "8"), "paper.tex")
+    # "Test accuracy" is the STL10 table's column: a metric's name, which implies no dataset
+    assert outcomes(clean, "matched") == {("aniso-vs-iso", 1, "8%")}
+    drifted = reconcile_text(tmp_path, claims, text.replace("{}", "11"), "paper.tex")
+    assert outcomes(drifted) == {("aniso-vs-iso", 1, "11%")}
+
+
+VANILLA = [alias_claim("imagenet", "vit_s_100ep", metric, value,
+                       ["Vanilla DINO training", "ViT-small", word], split="val")
+           for metric, value, word in (("knn_accuracy", 69.3, "k-NN eval"),
+                                       ("linear_accuracy", 74.0, "linear eval"))]
+
+
+def test_what_training_costs_and_a_run_named_training_are_no_split(tmp_path):
+    text = ("### Vanilla DINO training\n"
+            "Run DINO with ViT-small for 100 epochs. Training time is 1.75 day and the resulting "
+            "checkpoint should reach {}% on k-NN eval and 74.0% on linear eval.\n")
+    clean = reconcile_text(tmp_path, VANILLA, text.format("69.3"))
+    assert outcomes(clean, "matched") == {("vit_s_100ep", 2, "69.3%"),
+                                          ("vit_s_100ep", 2, "74.0%")}
+    drifted = reconcile_text(tmp_path, VANILLA, text.format("69.5"))
+    assert outcomes(drifted) == {("vit_s_100ep", 2, "69.5%")}
