@@ -59,14 +59,22 @@ def real_summary(score: dict) -> list[str]:
         f"claim numbers annotated: {score['sites']} ({score['sites_checked']} checked in the "
         f"clean copy)",
         f"recall: {score['found']} of {score['planted']} planted drifts "
-        f"({100 * score['recall']:.0f} %)",
+        f"({100 * score['recall']:.0f} %) on their line and claim, {score['found_exact']} "
+        f"with the planted number itself",
         f"drifts already in the sources: {score['known_found']} of {score['known']} found "
         f"(both copies)",
-        f"false reports on the drifted copy: {len(score['false_reports_drifted'])}",
-        f"false reports on the clean copy: {len(score['false_reports_clean'])} "
+        f"false reports on the drifted copy: {_kinds(score['false_reports_drifted'])}",
+        f"false reports on the clean copy: {_kinds(score['false_reports_clean'])} "
         f"(exit {score['clean_exit']} but for the sources' own drifts)",
     ]
     return lines + _problems(score)
+
+
+def _kinds(reports: list[tuple]) -> str:
+    """``3 (1 drift, 2 unmapped)``: a false drift fails a clean document, an unmapped note
+    does not."""
+    drift = sum(item[0] == "drift" for item in reports)
+    return f"{len(reports)} ({drift} drift, {len(reports) - drift} unmapped)"
 
 
 def _problems(score: dict) -> list[str]:

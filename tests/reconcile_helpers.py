@@ -140,7 +140,7 @@ def score_real(part: str) -> dict:
     """Recall on the planted drifts of one part of the real corpus, the drifts its sources
     already had (found in both copies), false reports on both copies, and how many of the
     annotated claim numbers of the clean copies were checked at all."""
-    score = {"projects": [], "planted": 0, "found": 0, "missed": [], "known": 0,
+    score = {"projects": [], "planted": 0, "found": 0, "found_exact": 0, "missed": [], "known": 0,
              "known_found": 0, "false_reports_drifted": [], "false_reports_clean": [],
              "sites": 0, "sites_checked": 0, "documents": 0}
     for project in real_projects(part):
@@ -155,11 +155,14 @@ def _score_project(project: Path, score: dict) -> None:
     key = yaml.safe_load((project / "expected.yaml").read_text())
     sites = yaml.safe_load((project / "sites.yaml").read_text())["sites"]
     planted = [(project.name, d["file"], d["line"], d["claim"]) for d in key["drifts"]]
+    numbers = {(project.name, d["file"], d["line"], d["claim"]): str(d["planted"])
+               for d in key["drifts"]}
     known = [(project.name, k["file"], k["line"], k["claim"]) for k in key["known"]]
     score["projects"].append(project.name)
     for copy in ("drifted", "clean"):
         report = real_report(project, copy)
         found = {(*_where(project, copy, d), d["claim"]) for d in report["drift"]}
+        reported = {(*_where(project, copy, d), d["claim"], d["found"]) for d in report["drift"]}
         expected = planted + known if copy == "drifted" else known
         false = [("drift", *f) for f in sorted(found) if not any(
             f[:3] == e[:3] and e[3] in ("*", f[3]) for e in expected)]
@@ -171,6 +174,9 @@ def _score_project(project: Path, score: dict) -> None:
             hits = [p for p in planted if _hit(p[:3], p[3], found)]
             score["planted"] += len(planted)
             score["found"] += len(hits)
+            score["found_exact"] += sum(any(r[:3] == p[:3] and p[3] in ("*", r[3])
+                                            and numbers[p] in r[4] for r in reported)
+                                        for p in hits)
             score["missed"] += [p for p in planted if p not in hits]
         else:
             checked = {(*_where(project, copy, m), m["claim"]) for m in report["matched"]}
