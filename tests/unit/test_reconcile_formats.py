@@ -54,7 +54,7 @@ def test_latex_tabular_headers_span_multicolumns_and_rows_inherit_multirow_label
     (r"\num{0.9467 +- 0.0057}", "0.9467 ± 0.0057"),
     (r"\SI{94.7 \pm 0.6}{\percent}", "94.7 ± 0.6%"),
     (r"\SI{2.5}{\hour} and \SI{16}{\giga\byte}", "2.5 h and 16 GB"),
-    (r"$-0.62$~pp \cite{he2016} in Table~\ref{tab:x}", "-0.62 pp [cite] in Table [ref]"),
+    (r"$-0.62$~pp \cite{he2016} in Table~\ref{tab:x}", "-0.62 pp [cite] in Table [ref tab:x]"),
     (r"\textbf{96.1}\% \vspace{-2mm} \emph{Mixup}", "96.1% Mixup"),
 ])
 def test_latex_commands_read_as_the_text_they_typeset(source, text):

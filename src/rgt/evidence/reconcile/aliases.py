@@ -21,7 +21,7 @@ from rgt.evidence.reconcile.blocks import Table
 from rgt.evidence.reconcile.facets import Facet
 from rgt.evidence.reconcile.names import is_comparison
 from rgt.evidence.reconcile.sites import Site
-from rgt.evidence.reconcile.tables import label_columns
+from rgt.evidence.reconcile.tables import label_columns, table_sites
 from rgt.evidence.reconcile.vocabulary import BASELINE, Vocabulary
 
 STRONG = ("cell", "column", "row", "corner")
@@ -61,20 +61,42 @@ def aliased(site: Site, vocabulary: Vocabulary) -> frozenset[str] | None:
     return pinned
 
 
+def _says_nothing(text: str, claims: list[dict], vocabulary: Vocabulary) -> bool:
+    """No name in ``text`` (the word *baseline* counts as none where no claim is a
+    comparison)."""
+    compared = any(map(is_comparison, claims))
+    return all(hit.facets == {"variant": frozenset({BASELINE})} and not compared
+               for hit in vocabulary.find(text))
+
+
 def foreign_columns(table: Table, claims: list[dict], vocabulary: Vocabulary) -> set[int]:
     """The columns of other systems (``Baseline``, ``Cutout``, ``AutoAugment`` beside ``Fast
-    AutoAugment``): numeric columns whose header names nothing (the word *baseline* only
-    where no claim is a comparison), in a table where another column's header names claims
-    by their aliases."""
+    AutoAugment``): numeric columns whose header names nothing, in a table where another
+    column's header names claims by their aliases."""
     labels = label_columns(table)
     numeric = [j for j in range(len(table.header)) if j not in labels]
     named = {j for j in numeric if alias_sets(table.header[j], vocabulary)}
-    compared = any(map(is_comparison, claims))
-    def says_nothing(header: str) -> bool:
-        return all(hit.facets == {"variant": frozenset({BASELINE})} and not compared
-                   for hit in vocabulary.find(header))
-    return {j for j in numeric if j not in named and says_nothing(table.header[j])} \
-        if named else set()
+    return {j for j in numeric if j not in named
+            and _says_nothing(table.header[j], claims, vocabulary)} if named else set()
+
+
+def foreign_rows(sites: list[Site], claims: list[dict], vocabulary: Vocabulary) -> set[str]:
+    """The row labels of other systems (``BERT-Large`` above ``XLNet-Large``, ``Paper (RA)``
+    above ``This code``): labels that name nothing, in a table where another row's label
+    names claims by their aliases."""
+    rows = {level.text for site in sites for level in site.levels if level.tier == "row"}
+    named = {row for row in rows if alias_sets(row, vocabulary)}
+    return {row for row in rows - named if row.strip()
+            and _says_nothing(row, claims, vocabulary)} if named else set()
+
+
+def own_sites(table: Table, claims: list[dict], vocabulary: Vocabulary) -> list[Site]:
+    """The sites of ``table`` outside other systems' columns and rows."""
+    sites = table_sites(table)
+    columns = foreign_columns(table, claims, vocabulary)
+    rows = foreign_rows(sites, claims, vocabulary)
+    return [site for site in sites if site.column not in columns and not any(
+        level.tier == "row" and level.text in rows for level in site.levels)]
 
 
 def only_names(text: str, vocabulary: Vocabulary) -> bool:

@@ -22,6 +22,7 @@ TABULAR = {"tabular", "tabular*", "tabularx", "longtable"}
 FLOATS = {"table", "table*", "figure", "figure*"}
 SUBFLOATS = ("subtable", "subfigure", "minipage")
 BEGIN = re.compile(r"\\begin\s*\{([^}]*)\}")
+SUB_COMMAND = re.compile(r"\\sub(?:figure|float|table)\s*\[([^\]]*)\]\s*\{")
 SECTION = re.compile(r"\\(part|chapter|section|subsection|subsubsection|paragraph|frametitle)"
                      r"\*?\s*(?:\[[^\]]*\])?\s*\{")
 LEVELS = {"part": 1, "chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4,
@@ -48,13 +49,17 @@ def _si(match: re.Match) -> str:
     return f"{match.group(1)}{unit}" if unit == "%" else f"{match.group(1)} {unit}"
 
 
+DIGITS_AS_LETTERS = str.maketrans("0123456789", "abcdefghij")
 SIMPLE = [
     (re.compile(r"\\(?:SI|qty)\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}\s*\{([^{}]*)\}"), _si),
     (re.compile(r"\\numrange\s*\{([^{}]*)\}\s*\{([^{}]*)\}"), r"\1 to \2"),
     (re.compile(r"\\num\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}"), r"\1"),
     (re.compile(r"\\(?:cite\w*|parencite|textcite|autocite)\*?\s*(?:\[[^\]]*\]\s*)*\{[^{}]*\}"),
      " [cite]"),
-    (re.compile(r"\\(?:ref|eqref|autoref|cref|Cref|pageref|nameref)\s*\{[^{}]*\}"), "[ref]"),
+    # a reference keeps its label, digits spelt as letters (no number to read): a row may be
+    # named by one (``\Cref{alg:full}``, an alias as the evidence writes it)
+    (re.compile(r"\\(?:ref|eqref|autoref|cref|Cref|pageref|nameref)\s*\{([^{}]*)\}"),
+     lambda match: f"[ref {match.group(1).strip().translate(DIGITS_AS_LETTERS)}]"),
     (re.compile(r"\\pm(?![a-zA-Z])|(?<=\d)\s*\+-\s*(?=\d)"), " ± "),
     (re.compile(r"\\%"), "%"),
     (re.compile(r"\\(?:percent)(?![a-zA-Z])"), "%"),
@@ -180,6 +185,19 @@ class LatexReader:
             last = index + text[:closing].count("\n")
             found.setdefault(envs[index], (plain(text[opening:closing]), index, last))
             index = last + 1
+        for first, _, caption in self._sub_commands(start, end):
+            found.setdefault(first, (plain(caption), first, first))
+        return found
+
+    def _sub_commands(self, start: int, end: int) -> list[tuple[int, int, str]]:
+        """Each ``\\subfigure[caption]{…}`` or ``\\subfloat[caption]{…}`` of the float: its
+        first and last line and its caption (the optional argument)."""
+        found = []
+        text = "\n".join(self.lines[start:end + 1])
+        for match in SUB_COMMAND.finditer(text):
+            closing = group_end(text, match.end() - 1)
+            first = start + text[:match.start()].count("\n")
+            found.append((first, start + text[:closing].count("\n"), match.group(1)))
         return found
 
     def _sub_environments(self, start: int, end: int) -> dict[int, int | None]:
@@ -195,6 +213,9 @@ class LatexReader:
             inner[index] = stack[-1] if stack else None
             if re.search(r"\\end\s*\{(?:" + "|".join(SUBFLOATS) + r")\}", line) and stack:
                 stack.pop()
+        for first, last, _ in self._sub_commands(start, end):
+            for index in range(first, last + 1):
+                inner[index] = inner[index] if inner[index] and inner[index] > first else first
         return inner
 
     def _float(self, name: str) -> None:

@@ -18,6 +18,7 @@ silent no-op.
 from __future__ import annotations
 
 from rgt.deliver.inputs import DeliveryError
+from rgt.evidence.reconcile.latex import plain
 from rgt.evidence.reconcile.statistics import measure
 from rgt.evidence.reconcile.text import fold
 from rgt.evidence.reconcile.vocabulary import OTHER, SYNONYMS, Vocabulary, base_vocabulary
@@ -162,9 +163,11 @@ def worded_claims(claims: list[dict], worded: dict[str, set[str]]) -> set[str]:
 
 
 def alias_index(claims: list[dict]) -> dict[str, list[dict]]:
-    """Folded alias -> the claims that carry it."""
+    """Folded alias -> the claims that carry it; an alias written in LaTeX (``\Cref{alg:full}``)
+    as the text it typesets to, as a document's is read."""
     index: dict[str, list[dict]] = {}
     for claim in claims:
         for alias in claim.get("aliases") or []:
-            index.setdefault(" ".join(fold(alias).split()), []).append(claim)
+            text = plain(alias) if "\\" in alias else alias
+            index.setdefault(" ".join(fold(text).split()), []).append(claim)
     return index

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rgt.deliver.inputs import DeliveryError
-from rgt.evidence.reconcile.aliases import foreign_columns
+from rgt.evidence.reconcile.aliases import own_sites
 from rgt.evidence.reconcile.attribute import attribute
 from rgt.evidence.reconcile.blocks import Paragraph, Table
 from rgt.evidence.reconcile.check import Outcome, judge
@@ -15,7 +15,6 @@ from rgt.evidence.reconcile.names import project_vocabulary
 from rgt.evidence.reconcile.siblings import resolve_rows
 from rgt.evidence.reconcile.sites import Site, paragraph_sites
 from rgt.evidence.reconcile.statcheck import paragraph_findings
-from rgt.evidence.reconcile.tables import table_sites
 from rgt.evidence.reconcile.vocabulary import Vocabulary
 
 PUBLIC = {"drift": ("claim", "file", "line", "found", "expected"),
@@ -29,9 +28,8 @@ def document_outcomes(path: Path, claims: list[dict],
     found, unnamed = [], []
     blocks = document_blocks(path)
     for block, oriented in zip(blocks, positive_is_better(blocks), strict=True):
-        sites = paragraph_sites(block) if isinstance(block, Paragraph) else [
-            site for site in table_sites(block)
-            if site.column not in foreign_columns(block, claims, vocabulary)]
+        sites = paragraph_sites(block) if isinstance(block, Paragraph) else own_sites(
+            block, claims, vocabulary)
         checked = []
         for site in sites:
             attributed = attribute(site, claims, vocabulary)
