@@ -33,6 +33,7 @@ PER_POINT = re.compile(
 ABLATION = re.compile(r"\b(?:ablat\w*|w/o|removing|replacing|swapping)\b", re.IGNORECASE)
 CITATION = re.compile(
     r"\[\d+(?:\s*[,\u2013-]\s*\d+)*\]|\[cite\]|\bet\s+al\b|"
+    r"\b[\w-]+['\u2019]s\s+(?:repo|repository|implementation|fork|code\s*base)\b|"
     r"\([A-Z][\w\-]+(?:\s+(?:et\s+al\.?|and|&)\s*[A-Z]?[\w\-]*)?,?\s+\d{4}[a-z]?\)")
 
 
@@ -157,14 +158,23 @@ def in_a_list(site: Site) -> bool:
     return last - first >= 2
 
 
+# a result a later one replaced: "(previously, it was 94.9)", "before the fix"
+SUPERSEDED = re.compile(r"\b(?:previously|formerly|originally|before\s+(?:the|this|our)\s+"
+                        r"(?:fix|bug\s*fix|update|change|correction)|used\s+to\s+be)\b", re.I)
+LEAD = 25  # the end of the text before a clause that may qualify it: "(previously, "
+
+
 def excluded(site: Site) -> bool:
-    """One seed's (or epoch's) number, an ablation's, one quoted from a citation, or one of a
-    list of results: not a claim's. Looked for in the clause (or cell and row), a short opening
-    phrase before it, a citation right after it (``95.3% (He et al., 2016)``), the sentence."""
+    """One seed's (or epoch's) number, an ablation's, a superseded one, one quoted from a
+    citation, or one of a list of results: not a claim's. Looked for in the clause (or cell
+    and row), a short opening phrase before it, a citation right after it (``95.3% (He et al.,
+    2016)``), the sentence."""
     if in_a_list(site):
         return True
     near = [level for level in site.levels if level.tier in ("clause", "cell", "row")]
     for level in near:
+        if SUPERSEDED.search(level.text + " " + level.before[-LEAD:]):
+            return True
         intro = level.before if len(level.before) <= INTRO else ""
         if (PER_POINT.search(level.text + " " + intro) or ABLATION.search(level.text + " " + intro)
                 or CITATION.search(level.text)):

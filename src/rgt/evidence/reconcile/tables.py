@@ -17,12 +17,17 @@ from rgt.evidence.reconcile.statistics import find_statements
 NUMBER_TEXT = re.compile(r"[-+\u2212]?\d[\d,]*(?:\.\d+)?")
 
 
+NAMED_NUMBER = re.compile(r"^\s*[^\W\d_][\w\-@ ]{0,24}:\s*(?=[-+\u2212]?\d)")  # "Acc: 81.0 %"
+
+
 def is_numeric(text: str) -> bool:
-    """A cell that holds numbers only (``96.1 ± 0.2``, ``**11.2M**``, ``[0.71, 1.18]``)."""
-    rest = NUMBER_TEXT.sub(" ", text)
+    """A cell that holds numbers only (``96.1 ± 0.2``, ``**11.2M**``, ``[0.71, 1.18]``,
+    ``0.13s``), or a number its metric's name introduces (``Acc: 81.0 %``)."""
+    rest = NUMBER_TEXT.sub(" ", NAMED_NUMBER.sub("", text))
     words = re.findall(r"[^\W\d_]+", rest)
     has_digit = any(char.isdigit() for char in text)
-    return has_digit and all(word in ("pp", "M", "K", "B", "x", "CI") for word in words)
+    return has_digit and all(word in ("pp", "M", "K", "B", "x", "CI", "s", "ms", "h", "min")
+                             for word in words)
 
 
 POINT_HEADER = re.compile(r"^\s*(?:seed|run|fold|trial)(?:\s*(?:id|#|no\.?))?\s*$", re.I)
