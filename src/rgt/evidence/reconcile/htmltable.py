@@ -1,7 +1,7 @@
 """HTML tables inside Markdown (``<table>`` … ``</table>``) as tables.
 
 Rows are ``<tr>`` elements; header cells (``<th>``) may also stand outside any row, as some
-READMEs write them. The leading rows of header cells are the header; a ``colspan`` repeats a
+READMEs write them, and any cell outside a row is a header cell (a ``<td>`` among them). The leading rows of header cells are the header; a ``colspan`` repeats a
 header cell over every column it spans (like LaTeX's ``\\multicolumn``) and leaves a body
 row's spanned columns empty. A cell's text is what it shows: ``<br>`` is a space, a link is its
 text, entities are their characters (``&plusmn;`` is ±, ``&#x2713`` ✓); comments are not read.
@@ -36,6 +36,7 @@ class _Reader(HTMLParser):
         self.rows: list[list[_Cell]] = []
         self.row: list[_Cell] | None = None
         self.cell: _Cell | None = None
+        self.in_row = False  # inside a <tr>
 
     def _line(self) -> int:
         return self.first + self.getpos()[0] - 1
@@ -43,11 +44,12 @@ class _Reader(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "tr":
             self._end_row()
-            self.row = []
+            self.row, self.in_row = [], True
         elif tag in ("td", "th"):
             self._end_cell()
             span = dict(attrs).get("colspan") or "1"
-            self.cell = _Cell(tag == "th", int(span) if span.isdigit() else 1, self._line())
+            header = tag == "th" or not self.in_row
+            self.cell = _Cell(header, int(span) if span.isdigit() else 1, self._line())
         elif tag == "br" and self.cell is not None:
             self.cell.parts.append(" ")
 
@@ -74,7 +76,7 @@ class _Reader(HTMLParser):
         self._end_cell()
         if self.row:
             self.rows.append(self.row)
-        self.row = None
+        self.row, self.in_row = None, False
 
 
 def _expanded(row: list[_Cell], repeat: bool) -> list[Cell]:
