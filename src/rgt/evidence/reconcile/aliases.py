@@ -29,15 +29,16 @@ WEAK = ("caption", "scope")
 SHARED = {"metric": "metric", "exp": "exp_id", "variant": "variant", "split": "split"}
 
 
-def alias_sets(text: str, vocabulary: Vocabulary) -> list[frozenset[str]]:
-    """The claims each alias in ``text`` names."""
-    return [frozenset(hit.facets["claims"]) for hit in vocabulary.find(text)
+def alias_sets(text: str, vocabulary: Vocabulary, key: str = "claims") -> list[frozenset[str]]:
+    """The claims each alias in ``text`` names (``own``: only the claims that carry it, not
+    those its words name)."""
+    return [frozenset(hit.facets.get(key, ())) for hit in vocabulary.find(text)
             if "claims" in hit.facets]
 
 
-def level_claims(text: str, vocabulary: Vocabulary) -> frozenset[str] | None:
+def level_claims(text: str, vocabulary: Vocabulary, key: str = "claims") -> frozenset[str] | None:
     """The claims every alias in ``text`` names (None: it holds no alias)."""
-    sets = alias_sets(text, vocabulary)
+    sets = alias_sets(text, vocabulary, key)
     return frozenset.intersection(*sets) if sets else None
 
 
@@ -52,7 +53,11 @@ def aliased(site: Site, vocabulary: Vocabulary) -> frozenset[str] | None:
             named = level_claims(level.text, vocabulary)
             if named is None:
                 continue  # a level without an alias (a row of hyperparameters) pins nothing
-            pinned = named if pinned is None else pinned & named
+            # the claims that carry its aliases first (``reference ImageNet accuracy``: the
+            # checkpoints' top-1, not every ImageNet claim its words name), if any is left
+            own = level_claims(level.text, vocabulary, "own") or frozenset()
+            narrow = own if pinned is None else pinned & own
+            pinned = narrow or (named if pinned is None else pinned & named)
             if pinned is not None and not pinned:
                 return frozenset()
         elif level.tier in WEAK and pinned:

@@ -259,10 +259,12 @@ def with_pinned(facets: dict[str, Facet], pinned: dict[str, Facet]) -> dict[str,
     experiment and metric they pin beat ones only the caption or headings name (``ImageNet``
     above a row ``ResNet-101 + CutMix``, an experiment of its own; ``accuracies`` above a
     ``Top5`` column). Another metric named there still wins: it says what the table's numbers
-    are (``Fooling rates``)."""
+    are (``Fooling rates``) — in the caption, not in a heading (``Fine-tuning Pre-trained
+    MAE``: a method's name that reads as a metric)."""
     def yields(name: str, facet: Facet) -> bool:
         ours = not any(value.startswith("@") for value in facet.values)
-        return name in pinned and not facet.strong and name in ("exp", "metric") and ours
+        return name in pinned and not facet.strong and name in ("exp", "metric") and (
+            ours or facet.tier == "scope")
     return {**pinned, **{name: facet for name, facet in facets.items()
                          if not yields(name, facet)}}
 
