@@ -1,9 +1,10 @@
 """HTML tables inside Markdown (``<table>`` … ``</table>``) as tables.
 
 Rows are ``<tr>`` elements; header cells (``<th>``) may also stand outside any row, as some
-READMEs write them, and any cell outside a row is a header cell (a ``<td>`` among them). The leading rows of header cells are the header; a ``colspan`` repeats a
-header cell over every column it spans (like LaTeX's ``\\multicolumn``) and leaves a body
-row's spanned columns empty. A cell's text is what it shows: ``<br>`` is a space, a link is its
+READMEs write them, and any cell outside a row is a header cell (a ``<td>`` among them). The
+leading rows of header cells are the header; a ``colspan`` repeats a header cell over every
+column it spans (like LaTeX's ``\\multicolumn``) and leaves a body row's spanned columns
+empty. A cell's text is what it shows: ``<br>`` is a space, a link is its
 text, entities are their characters (``&plusmn;`` is ±, ``&#x2713`` ✓); comments are not read.
 """
 

@@ -128,7 +128,8 @@ def segments(text: str, statements: list) -> list[tuple[int, int]]:
     return list(zip(starts, ends, strict=True))[:len(statements)]
 
 
-IN_TURN = re.compile(r"\(\s*([^()/]+?(?:\s*/\s*[^()/]+?)+)\s*\)|^\s*([^\s/]+(?:\s*/\s*[^\s/]+)+)\s*$")
+IN_TURN = re.compile(r"\(\s*([^()/]+?(?:\s*/\s*[^()/]+?)+)\s*\)"  # "(transfer/direct)"
+                     r"|^\s*([^\s/]+(?:\s*/\s*[^\s/]+)+)\s*$")  # "Top1/Top5"
 
 
 def in_turn(header: str, count: int) -> tuple[str, list[str]]:
