@@ -116,9 +116,16 @@ def decide(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
                 if facet in ("role", "kind", "dispersion") and not _reads(facet, level, site):
                     continue
                 picked = _pick(level_hits, facet, level, width, implied)
-                if picked:
+                if picked and not _a_heading_s_foreign_metric(facet, level, picked):
                     found[facet] = picked
     return found
+
+
+def _a_heading_s_foreign_metric(facet: str, level: Level, picked: Facet) -> bool:
+    """Another metric named only in a heading (``Fine-tuning Pre-trained MAE``: a method's
+    name that reads as one) says nothing of the numbers under it."""
+    return facet == "metric" and level.tier == "scope" and all(
+        value.startswith("@") for value in picked.values)
 
 
 def _names_variants(level: Level, site: Site) -> bool:

@@ -15,7 +15,7 @@ from rgt.evidence.reconcile.names import project_vocabulary
 from rgt.evidence.reconcile.siblings import resolve_rows
 from rgt.evidence.reconcile.sites import Site, paragraph_sites
 from rgt.evidence.reconcile.statcheck import paragraph_findings
-from rgt.evidence.reconcile.vocabulary import Vocabulary
+from rgt.evidence.reconcile.vocabulary import SPLITS, Vocabulary
 
 PUBLIC = {"drift": ("claim", "file", "line", "found", "expected"),
           "matched": ("claim", "file", "line", "found", "expected"),
@@ -91,6 +91,13 @@ def as_fractions(claim: dict) -> dict:
     return {**claim, **scaled}
 
 
+def canonical_split(claim: dict) -> dict:
+    """A claim whose split is written another way (``dev``, ``validation``) with the split
+    documents' words name (``val``)."""
+    split = next((name for name, words in SPLITS.items() if claim.get("split") in words), None)
+    return {**claim, "split": split} if split else claim
+
+
 def reconcile(claims: list[dict], documents: list[Path], names: dict | None = None,
               source: str = "claims file") -> dict:
     """``{"ok", "drift", "unmapped", "matched", "files"}`` over ``documents``.
@@ -99,7 +106,7 @@ def reconcile(claims: list[dict], documents: list[Path], names: dict | None = No
     Drift and matched items also carry ``part`` (value, spread, low, high, level, seeds) and
     ``fix`` (the evidence's number written the document's way); ``public`` drops them.
     """
-    claims = [as_fractions(claim) for claim in claims]
+    claims = [canonical_split(as_fractions(claim)) for claim in claims]
     vocabulary = project_vocabulary(claims, names or {}, source)
     report: dict = {"drift": [], "unmapped": [], "matched": [],
                     "files": [path.as_posix() for path in documents]}

@@ -34,7 +34,10 @@ TEST_SETTING_BEFORE = re.compile(
     r"\s*[=<>\u2264\u2265]?\s*|\bpower\s*(?:of|=|:)?\s*)$", re.IGNORECASE)
 TEST_SETTING_AFTER = re.compile(r"\s*%?\s*(?:statistical\s+)?power\b", re.IGNORECASE)
 MONEY = re.compile(r"[$\u20ac\u00a3]\s?$")
-SPREAD = re.compile(rf"\s*(?:\u00b1|\+/-|\+-)\s*(?P<num>{VALUE})")
+SPREAD = re.compile(rf"\s*(?:\u00b1|\+/-|\+-)\s*(?P<num>{VALUE})"
+                    # "mean 85.87 and std 0.07", "83.6, s.d. 0.2", "83.6 (std: 0.2)"
+                    rf"|\s*(?:,|;|\band\b|\bwith\b|\()?\s*(?:an?\s+)?(?:std|s\.d\.|sd|stdev|"
+                    rf"standard\s+deviation)\s*(?:of|=|:)?\s*(?P<worded>{VALUE})", re.IGNORECASE)
 BRACKETS = re.compile(rf"\s*[\[(]\s*(?P<low>{VALUE})\s*[,;]\s*(?P<high>{VALUE})\s*[\])]")
 POINTS = re.compile(r"\s+(?:percentage\s+)?points?\b", re.IGNORECASE)
 CI_WORD = r"(?:CIs?\b|C\.I\.|confidence\s+intervals?|credible\s+intervals?)"
@@ -199,7 +202,7 @@ def _value(text: str, number: Number) -> Statement:
     parts = [Part("value", number)]
     spread = SPREAD.match(text, end)
     if spread:
-        parts.append(_read(text, "num", spread, "spread"))
+        parts.append(_read(text, "num" if spread.group("num") else "worded", spread, "spread"))
         end = spread.end()
     ratio = ratio_form(text, number)
     if ratio:
