@@ -179,7 +179,8 @@ def ratio_form(text: str, number: Number) -> frozenset[str]:
 def _is_result(text: str, number: Number, integers: bool) -> bool:
     """A number that states a result: not a reference, an amount of money, a count of things
     (epochs, GPUs, images) or a test's setting (power, alpha, a p-value), and not a bare integer
-    unless ``integers`` (a table cell under a seed-count header); a ratio (``3× fewer``) is."""
+    unless ``integers`` (a table cell under a seed-count header) or it has a spread; a ratio
+    (``3× fewer``) is."""
     before = text[:number.start]
     if RATIO.match(text, number.end) and not REFERENCE.search(before[-40:]):
         return True
@@ -187,7 +188,8 @@ def _is_result(text: str, number: Number, integers: bool) -> bool:
         return False
     if TEST_SETTING_BEFORE.search(before[-30:]) or TEST_SETTING_AFTER.match(text, number.end):
         return False
-    return integers or not number.integer
+    # an integer with its spread is measured, not counted ("897 ± 64 collisions")
+    return integers or not number.integer or SPREAD.match(text, number.end) is not None
 
 
 def _with_points(text: str, number: Number) -> tuple[Number, int]:
