@@ -170,3 +170,71 @@ def test_a_row_of_settings_keeps_what_the_columns_alias_pins(tmp_path):
     assert found(run(tmp_path, claims, text), "matched") == {("bs512", 4, "68.1"),
                                                              ("bs256", 5, "68.3")}
     assert found(run(tmp_path, claims, text.replace("68.3", "68.6"))) == {("bs256", 5, "68.6")}
+
+
+def test_other_systems_rows_beside_the_projects_are_left_alone(tmp_path):
+    claims = [claim(exp, "xlnet", "error_rate", value, ["XLNet-Large", name], direction="lower")
+              for exp, name, value in (("imdb", "IMDB", 3.79), ("yelp2", "Yelp-2", 1.55))]
+    text = ("Model | IMDB | Yelp-2\n--- | --- | ---\nBERT-Large | 4.51 | 1.89\n"
+            "XLNet-Large | **3.79** | **1.55**\n")
+    clean = run(tmp_path, claims, text)
+    assert clean["drift"] == [] and found(clean, "matched") == {("xlnet", 4, "3.79"),
+                                                                ("xlnet", 4, "1.55")}
+    assert found(run(tmp_path, claims, text.replace("1.55", "1.57"))) == {("xlnet", 4, "1.57")}
+
+
+def test_cells_introduced_by_their_metrics_name_beside_times(tmp_path):
+    claims = [claim(exp, "sgc", "accuracy", value, ["SGC", name, "Acc"])
+              for exp, name, value in (("cora", "Cora", 81.0), ("citeseer", "Citeseer", 71.9))]
+    text = ("Dataset | Metric | Training Time\n:--:|:--:|:--:|\nCora | Acc: 81.0 % | 0.13s\n"
+            "Citeseer| Acc: 71.9 % | 0.14s\n")
+    assert found(run(tmp_path, claims, text), "matched") == {("sgc", 3, "81.0 %"),
+                                                             ("sgc", 4, "71.9 %")}
+    assert found(run(tmp_path, claims, text.replace("71.9", "72.3"))) == {("sgc", 4, "72.3 %")}
+
+
+def test_a_header_td_outside_any_row_and_a_method_named_like_a_metric(tmp_path):
+    claims = [claim("imagenet", name.lower(), "top1_accuracy", value,
+                    [name, "ImageNet-1K (no external data)"], split="val")
+              for name, value in (("ViT-B", 83.6), ("ViT-L", 85.9))]
+    text = ("## Fine-tuning Pre-trained MAE\n\nBy fine-tuning these models, we rank #1:\n"
+            "<table><tbody>\n<th></th>\n<th>ViT-B</th>\n<th>ViT-L</th>\n"
+            "<td style=\"color:#C0C0C0\">prev best</td>\n"
+            "<tr><td>ImageNet-1K (no external data)</td>\n<td>83.6</td>\n<td>85.9</td>\n"
+            "<td style=\"color:#C0C0C0\">85.1</td>\n</tr>\n</tbody></table>\n")
+    clean = run(tmp_path, claims, text)
+    assert clean["drift"] == [] and found(clean, "matched") == {("vit-b", 10, "83.6"),
+                                                                ("vit-l", 11, "85.9")}
+    assert found(run(tmp_path, claims, text.replace("85.9", "86.2"))) == {("vit-l", 11, "86.2")}
+
+
+ROBUST = [claim(task, variant, "avg_return", value, [name, f"{task} task", "avg"])
+          for task, variant, name, value in (("obstacle", "robust", r"\Cref{alg:full}", 13.0),
+                                             ("driving", "robust", r"\Cref{alg:full}", 7.1),
+                                             ("obstacle", "oracle", "Oracle", 14.2),
+                                             ("driving", "oracle", "Oracle", 7.4))]
+ROBUST_TABLE = r"""\begin{table}
+\caption{Average return, repeated with 100 random seeds.}
+\subfigure[Performances on the obstacle task]{
+  \begin{tabular}{lc}
+  Performance & avg \\
+  Oracle & $14.2$ \\
+  \Cref{alg:full} & $13.0$ \\
+  \end{tabular}
+}
+\subfigure[Performances on the driving task]{
+  \begin{tabular}{lc}
+  Performance & avg \\
+  Oracle & $7.4$ \\
+  \Cref{alg:full} & $7.1$ \\
+  \end{tabular}
+}
+\end{table}
+"""
+
+
+def test_each_subfigure_captions_its_tabular_and_a_reference_names_a_row(tmp_path):
+    clean = run(tmp_path, ROBUST, ROBUST_TABLE, "paper.tex")
+    assert clean["drift"] == [] and len(clean["matched"]) == 4
+    drifted = run(tmp_path, ROBUST, ROBUST_TABLE.replace("$7.1$", "$7.3$"), "paper.tex")
+    assert [item["claim"] for item in drifted["drift"]] == ["driving/robust/avg_return/test"]

@@ -74,3 +74,29 @@ def test_what_training_costs_and_a_run_named_training_are_no_split(tmp_path):
                                           ("vit_s_100ep", 2, "74.0%")}
     drifted = reconcile_text(tmp_path, VANILLA, text.format("69.5"))
     assert outcomes(drifted) == {("vit_s_100ep", 2, "69.5%")}
+
+
+REDDIT = alias_claim("reddit", "sgc", "f1", 95.0, ["SGC", "F1", "F1 score"])
+
+
+def test_a_superseded_number_and_another_repositorys_are_left_alone(tmp_path):
+    text = ("There was a bug in our preprocessing code for the reddit dataset. After fixing "
+            "this bug, SGC achieves a F1 score of {} (previously, it was 94.9). Other methods "
+            "were presented in someone's repo, which obtained 91.2 F1 on the reddit dataset.\n")
+    clean = reconcile_text(tmp_path, [REDDIT], text.format("95.0"))
+    assert clean["drift"] == [] and outcomes(clean, "matched") == {("sgc", 1, "95.0")}
+    assert outcomes(reconcile_text(tmp_path, [REDDIT], text.format("95.2"))) == {
+        ("sgc", 1, "95.2")}
+
+
+TRIALS = alias_claim("imagenet", "vit_l", "top1_accuracy", 85.87, ["ViT-Large", "trials"], n=4,
+                     split="dev", variance={"type": "std", "value": 0.07})
+
+
+def test_a_spread_in_words_after_its_mean_on_a_split_the_evidence_calls_dev(tmp_path):
+    text = ("Fine-tuning ViT-Large on the dev set: we have run 4 trials. The results are "
+            "85.95, 85.87, 85.76, 85.88 (mean 85.87 and std {}).\n")
+    clean = reconcile_text(tmp_path, [TRIALS], text.format("0.07"))
+    assert clean["drift"] == [] and ("vit_l", 1, "\u00b1 0.07") in outcomes(clean, "matched")
+    assert outcomes(reconcile_text(tmp_path, [TRIALS], text.format("0.10"))) == {
+        ("vit_l", 1, "\u00b1 0.10")}
