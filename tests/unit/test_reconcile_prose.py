@@ -100,3 +100,53 @@ def test_a_spread_in_words_after_its_mean_on_a_split_the_evidence_calls_dev(tmp_
     assert clean["drift"] == [] and ("vit_l", 1, "\u00b1 0.07") in outcomes(clean, "matched")
     assert outcomes(reconcile_text(tmp_path, [TRIALS], text.format("0.10"))) == {
         ("vit_l", 1, "\u00b1 0.10")}
+
+
+CKPT = [alias_claim("imagenet", f"{name}_{kind}", metric, value,
+                    [label, word, "ImageNet"] + (["fine-tuned checkpoint"] if kind == "ckpt"
+                                                 else ["paper"]), split="val")
+        for name, label in (("vit_b", "ViT-Base"), ("vit_l", "ViT-Large"))
+        for kind, metric, word, value in (
+            ("ckpt", "top1_accuracy", "Acc@1", {"vit_b": 83.664, "vit_l": 85.952}[name]),
+            ("ckpt", "top5_accuracy", "Acc@5", {"vit_b": 96.530, "vit_l": 97.566}[name]),
+            ("paper", "top1_accuracy", "top-1", {"vit_b": 83.6, "vit_l": 85.9}[name]))]
+OUTPUT = """\
+Evaluate ViT-Base in a single GPU:
+```
+python main_finetune.py --eval --resume mae_finetuned_vit_base.pth --batch_size 16
+```
+This should give:
+```
+* Acc@1 {} Acc@5 96.530 loss 0.731
+```
+"""
+
+
+def test_a_block_a_line_presents_as_output_is_read_with_the_text_that_introduced_it(tmp_path):
+    clean = reconcile_text(tmp_path, CKPT, OUTPUT.format("83.664"))
+    # the command's numbers are not read; each logged number is its label's metric
+    assert clean["drift"] == [] and outcomes(clean, "matched") == {
+        ("vit_b_ckpt", 7, "83.664"), ("vit_b_ckpt", 7, "96.530")}
+    assert outcomes(reconcile_text(tmp_path, CKPT, OUTPUT.format("83.864"))) == {
+        ("vit_b_ckpt", 7, "83.864")}
+
+
+GPT2 = [alias_claim("owt", "gpt2_repro", "loss", 2.85, ["GPT-2 (124M)"],
+                    split="val"),
+        alias_claim("owt", "gpt2_medium", "loss", 2.84, ["gpt2-medium"], split="val")]
+AFTER_CODE = """\
+To reproduce GPT-2 (124M) you'll want at least an 8X A100 40GB node and run:
+
+```sh
+torchrun --standalone --nproc_per_node=8 train.py config/train_gpt2.py
+```
+
+This will run for about 4 days and go down to loss of ~{}.
+"""
+
+
+def test_a_paragraph_pointing_back_across_code_continues_the_one_before(tmp_path):
+    clean = reconcile_text(tmp_path, GPT2, AFTER_CODE.format("2.85"))
+    assert clean["drift"] == [] and outcomes(clean, "matched") == {("gpt2_repro", 7, "2.85")}
+    assert outcomes(reconcile_text(tmp_path, GPT2, AFTER_CODE.format("2.95"))) == {
+        ("gpt2_repro", 7, "2.95")}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from rgt.evidence.reconcile.aliases import aliased, baseline_row, pinned_facets
+from rgt.evidence.reconcile.aliases import alias_sets, aliased, baseline_row, pinned_facets
 from rgt.evidence.reconcile.facets import (
     Facet,
     cited_subject,
@@ -304,5 +304,25 @@ def attribute(site: Site, claims: list[dict],
     strong = "variant" in paired or all(
         facets[name].strong for name in ("metric", "variant") if name in facets)
     return statement, Attribution(
-        consistent(claims, facets, wanted, role),
+        named_by_aliases(site, consistent(claims, facets, wanted, role), facets, vocabulary),
         consistent(claims, loosened(site, facets, vocabulary), wanted, role), strong, facets)
+
+
+def named_by_aliases(site: Site, candidates: list[dict], facets: dict[str, Facet],
+                     vocabulary: Vocabulary) -> list[dict]:
+    """Prose candidates narrowed by the aliases of the number's clause, then of its sentence
+    when the clause names no variant, each where some candidate carries it (``Evaluate
+    ViT-Base …: Acc@1 83.664``: ViT-Base names the checkpoint, the paper's run and this
+    repository's; Acc@1 the checkpoint's)."""
+    variant = facets.get("variant")
+    tiers = ("clause",) if variant is not None and variant.tier == "clause" else (
+        "clause", "sentence")
+    if site.in_table:
+        return candidates
+    for level in site.levels:
+        if level.tier not in tiers:
+            continue
+        for named in alias_sets(level.text, vocabulary, "own"):
+            narrowed = [claim for claim in candidates if claim["id"] in named]
+            candidates = narrowed or candidates
+    return candidates

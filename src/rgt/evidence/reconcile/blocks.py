@@ -74,6 +74,12 @@ class Blocks:
             self.items.append(self.current)
         self.current = None
 
+    def reopen(self) -> None:
+        """Continue the last paragraph (a paragraph that points back to the one introducing
+        the code between them: ``… and run:`` ```` ``` ```` ``This will run …``)."""
+        if self.current is None and self.items and isinstance(self.items[-1], Paragraph):
+            self.current = self.items.pop()
+
     def table(self, table: Table) -> None:
         """Add a table under the current scope."""
         self.close()

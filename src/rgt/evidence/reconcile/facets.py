@@ -108,6 +108,9 @@ def decide(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
     width = len(site.statement.parts[0].number.text)
     found: dict[str, Facet] = {}
     hits = [vocabulary.find(level.text) for level in site.levels]
+    labelled = _labelled(site.levels[0], hits[0]) if site.levels else None
+    if labelled:
+        found["metric"] = labelled
     for implied in (False, True):
         for level, level_hits in zip(site.levels, hits, strict=True):
             for facet in FACETS:
@@ -119,6 +122,23 @@ def decide(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
                 if picked and not _a_heading_s_foreign_metric(facet, level, picked):
                     found[facet] = picked
     return found
+
+
+LABEL_GAP = re.compile(r"[\s:=]{0,3}")
+
+
+def _labelled(level: Level, hits: list[Hit]) -> Facet | None:
+    """In prose, the metric whose name labels the number right before it, as a log line or a
+    list does (``Acc@1 83.664 Acc@5 96.530``, ``loss: 0.731``): it decides, whether the name
+    says the metric outright or an alias only implies it."""
+    if level.tier != "clause" or level.anchor is None:
+        return None
+    before = [hit for hit in hits if "metric" in hit.facets and hit.end <= level.anchor
+              and LABEL_GAP.fullmatch(level.text[hit.end:level.anchor])]
+    if not before:
+        return None
+    values = frozenset(before[-1].facets["metric"])
+    return Facet(values, level.strong, level.tier, values)
 
 
 def _a_heading_s_foreign_metric(facet: str, level: Level, picked: Facet) -> bool:

@@ -25,6 +25,9 @@ HORIZONTAL = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
 CAPTION = re.compile(r"^\W*(?:table|tab\.)\s*\d*\b", re.IGNORECASE)
 INTRODUCES = re.compile(r":\s*$")
 HTML_TABLE = re.compile(r"^\s*<table\b", re.IGNORECASE)
+OUTPUT_INTRO = re.compile(r"\b(?:should\s+(?:give|print|output|show|see)|gives|outputs?|prints|"
+                          r"you\s+(?:should|will)\s+see|expected\s+output)\b[^.]*:\s*$", re.I)
+POINTS_BACK = re.compile(r"\s*(?:this|it|these|that|they)\b", re.IGNORECASE)
 INLINE = [
     (re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)"), " "),  # inline code spans: not prose
     (re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1"),  # links and images: their text
@@ -61,6 +64,7 @@ class MarkdownReader:
         self.table_line = 0
         self.code_may_follow = True  # after a blank line (not in a list) or an rst "::"
         self.in_list = False
+        self.after_code = False  # the last block was code a paragraph introduced
 
     def read(self) -> list[Paragraph | Table]:
         """The document's blocks."""
@@ -83,8 +87,7 @@ class MarkdownReader:
 
     def _step(self, line: str) -> None:
         if FENCE.match(line):
-            self.blocks.close()
-            self._skip_until(r"^\s*" + re.escape(FENCE.match(line).group(1)))
+            self._fenced(line)
         elif line.lstrip().startswith("<!--"):
             self.blocks.close()
             if "-->" in line:
@@ -100,6 +103,25 @@ class MarkdownReader:
         else:
             self._text(line)
             self.index += 1
+
+    def _fenced(self, line: str) -> None:
+        """Code is not read, but a block a line presents as output (``This should give:``)
+        is the results it shows, read with that line; a paragraph right after code that
+        points back (``This will run …``) continues the one that introduced the code."""
+        start = self.index
+        intro = self._just_above(start)
+        self._skip_until(r"^\s*" + re.escape(FENCE.match(line).group(1)))
+        if OUTPUT_INTRO.search(intro):
+            for number in range(start + 1, self.index - 1):
+                self.blocks.prose(number + 1, inline(self.lines[number]))
+        self.blocks.close()
+        self.after_code = INTRODUCES.search(intro) is not None
+
+    def _just_above(self, line: int) -> str:
+        """The paragraph ending right above ``line`` (a blank line between at most)."""
+        above = self.blocks.current or next(iter(self.blocks.items[-1:]), None)
+        near = isinstance(above, Paragraph) and above.starts[-1][1] >= line - 1
+        return above.text if near else ""
 
     def _skip_indented(self) -> None:
         self.blocks.close()
@@ -128,6 +150,9 @@ class MarkdownReader:
             if LIST_ITEM.match(line):
                 self.blocks.close()
             text = re.sub(r"^\s*>\s?", "", line)
+            if self.after_code and POINTS_BACK.match(text):
+                self.blocks.reopen()
+            self.after_code = False
             self.blocks.prose(self.index + 1, inline(LIST_ITEM.sub("", text, count=1)))
 
     def _is_table(self, index: int) -> bool:
