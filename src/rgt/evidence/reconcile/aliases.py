@@ -31,9 +31,8 @@ SHARED = {"metric": "metric", "exp": "exp_id", "variant": "variant", "split": "s
 
 def alias_sets(text: str, vocabulary: Vocabulary, key: str = "claims") -> list[frozenset[str]]:
     """The claims each alias in ``text`` names (``own``: only the claims that carry it, not
-    those its words name)."""
-    return [frozenset(hit.facets.get(key, ())) for hit in vocabulary.find(text)
-            if "claims" in hit.facets]
+    those its words name; an alias that is a metric's name has none of its own)."""
+    return [frozenset(hit.facets[key]) for hit in vocabulary.find(text) if key in hit.facets]
 
 
 def level_claims(text: str, vocabulary: Vocabulary, key: str = "claims") -> frozenset[str] | None:

@@ -28,8 +28,9 @@ HTML_TABLE = re.compile(r"^\s*<table\b", re.IGNORECASE)
 OUTPUT_INTRO = re.compile(r"\b(?:should\s+(?:give|print|output|show|see)|gives|outputs?|prints|"
                           r"you\s+(?:should|will)\s+see|expected\s+output)\b[^.]*:\s*$", re.I)
 POINTS_BACK = re.compile(r"\s*(?:this|it|these|that|they)\b", re.IGNORECASE)
+CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+BARE_NUMBER = re.compile(r"\s*[-+\u2212]?\d[\d,]*(?:\.\d+)?\s*%?\s*")
 INLINE = [
-    (re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)"), " "),  # inline code spans: not prose
     (re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1"),  # links and images: their text
     # a venue citation, [CVPR'17], names a paper between a row label's words: not a name
     (re.compile(r"\[\s*[A-Za-z][\w-]*\s*'\d{2}\s*\]"), " "),
@@ -38,8 +39,16 @@ INLINE = [
 ]
 
 
-def inline(text: str) -> str:
-    """A line of Markdown as plain text."""
+def _code(match: re.Match, names: bool) -> str:
+    """An inline code span: a command in prose (not read), but a number on its own is one
+    (`` `60.6` ``), and in a table a name (`` `dqn_atari.py` ``, `` `ve/cifar10_ncsnpp/` ``)."""
+    content = match.group(2)
+    return content if names or BARE_NUMBER.fullmatch(content) else " "
+
+
+def inline(text: str, names: bool = False) -> str:
+    """A line of Markdown as plain text (``names``: a table's, whose code spans are names)."""
+    text = CODE_SPAN.sub(lambda match: _code(match, names), text)
     for pattern, replacement in INLINE:
         text = pattern.sub(replacement, text)
     return html.unescape(text)
@@ -50,7 +59,7 @@ def cells(line: str, number: int) -> list[Cell]:
     body = line.strip()
     body = body[1:] if body.startswith("|") else body
     body = body[:-1] if body.endswith("|") and not body.endswith("\\|") else body
-    return [Cell(inline(text.replace("\\|", "|")).strip(), number)
+    return [Cell(inline(text.replace("\\|", "|"), names=True).strip(), number)
             for text in re.split(r"(?<!\\)\|", body)]
 
 

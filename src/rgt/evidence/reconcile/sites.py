@@ -65,19 +65,55 @@ def paragraph_sites(paragraph: Paragraph) -> list[Site]:
     statements = find_statements(text)
     protected = _protected(text, statements)
     sentences = sentence_spans(text, protected)
-    return [_prose_site(paragraph, statement, sentences, protected) for statement in statements]
+    names = in_turn(text, statements, sentences)
+    return [_prose_site(paragraph, statement, sentences, protected, names.get(index, ""))
+            for index, statement in enumerate(statements)]
+
+
+NAMES_IN_TURN = re.compile(r"\(\s*([^()/\d]+?(?:\s*/\s*[^()/\d]+?)+)\s*\)")
+
+
+def _groups(text: str, statements: list[Statement]) -> list[list[int]]:
+    """Runs of statements joined by slashes (``60.6 / 58.3``), as indices."""
+    groups: list[list[int]] = []
+    for index, statement in enumerate(statements):
+        joined = index and re.fullmatch(r"[\s`*]*/[\s`*]*",
+                                        text[statements[index - 1].end:statement.start])
+        if joined:
+            groups[-1].append(index)
+        else:
+            groups.append([index])
+    return [group for group in groups if len(group) > 1]
+
+
+def in_turn(text: str, statements: list[Statement],
+            sentences: list[tuple[int, int]]) -> dict[int, str]:
+    """Each slashed number's name where its sentence names them in turn (`` `60.6` / `58.3`
+    (validation / testing) ``, and the sentence's later pairs the same way)."""
+    names: dict[int, str] = {}
+    for start, end in sentences:
+        listed = [re.split(r"\s*/\s*", match.group(1).strip())
+                  for match in NAMES_IN_TURN.finditer(text, start, end)]
+        for group in _groups(text, statements):
+            if not start <= statements[group[0]].start < end:
+                continue
+            words = next((w for w in listed if len(w) == len(group)), None)
+            names.update(zip(group, words, strict=True) if words else ())
+    return names
 
 
 def _prose_site(paragraph: Paragraph, statement: Statement, sentences: list[tuple[int, int]],
-                protected: list[tuple[int, int]]) -> Site:
+                protected: list[tuple[int, int]], named: str = "") -> Site:
     text, anchor = paragraph.text, statement.anchor
     index = next((i for i, (start, end) in enumerate(sentences) if start <= anchor < end),
                  len(sentences) - 1)
     s_start, s_end = sentences[index]
     c_start, c_end = clause_span(text, anchor, protected, (s_start, s_end))
     levels = [Level("clause", text[c_start:c_end], anchor - c_start, True,
-                    before=text[s_start:c_start], after=text[c_end:s_end]),
-              Level("sentence", text[s_start:s_end], anchor - s_start, False)]
+                    before=text[s_start:c_start], after=text[c_end:s_end])]
+    if named:  # the name its sentence gives it in turn: as near as its clause
+        levels.append(Level("turn", named, None, True))
+    levels.append(Level("sentence", text[s_start:s_end], anchor - s_start, False))
     refers_back = ANAPHORA.search(text[s_start:s_end]) is not None
     levels += [Level("paragraph", text[start:end], None, False, names_variants=refers_back,
                      carries=start == sentences[index - 1][0])
