@@ -19,6 +19,7 @@ from rgt.evidence.reconcile.facets import (
     excluded,
     named_values,
     respectively,
+    without_asides,
 )
 from rgt.evidence.reconcile.names import is_comparison, metric_unit
 from rgt.evidence.reconcile.runs import about_all, aggregated, in_scope, single_runs
@@ -342,7 +343,8 @@ def named_by_aliases(site: Site, candidates: list[dict], facets: dict[str, Facet
     for level in site.levels:
         if level.tier not in tiers:
             continue
-        for named in alias_sets(level.text, vocabulary, "own"):
+        text = without_asides(level) if level.tier == "sentence" else level.text
+        for named in alias_sets(text, vocabulary, "own"):
             narrowed = [claim for claim in candidates if claim["id"] in named]
             candidates = narrowed or candidates
     return candidates

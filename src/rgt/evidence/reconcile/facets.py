@@ -63,6 +63,8 @@ def _pick(hits: list[Hit], facet: str, level: Level, width: int,
     if facet == "dispersion" and level.tier in ("clause", "sentence"):
         # prose finds intervals by their form; a "CI" nearby says nothing about a ± spread
         relevant = [hit for hit in relevant if hit.facets[facet] - {"ci"}]
+    if facet == "variant" and level.tier == "sentence" and level.anchor is not None:
+        relevant = [hit for hit in relevant if not _aside(level.text, hit, level.anchor)]
     if not relevant:
         return None
     nearest = relevant
@@ -74,6 +76,22 @@ def _pick(hits: list[Hit], facet: str, level: Level, width: int,
                                 if _distance(hit, start, end) == closest]
     return Facet(named_values(nearest, facet), level.strong, level.tier,
                  named_values(relevant, facet))
+
+
+def without_asides(level: Level) -> str:
+    """A sentence with its parentheses that do not hold the number blanked out."""
+    def blank(match: re.Match) -> str:
+        inside = level.anchor is not None and match.start() <= level.anchor < match.end()
+        return match.group(0) if inside else " " * len(match.group(0))
+    return re.sub(r"\([^()]*\)", blank, level.text)
+
+
+def _aside(text: str, hit: Hit, anchor: int) -> bool:
+    """Whether ``hit`` sits in a parenthesis that does not hold the number: the aside names
+    its own run (``85.5% … (85.4% in paper Table 1d)``)."""
+    return any(match.start() <= hit.start and hit.end <= match.end()
+               and not match.start() <= anchor < match.end()
+               for match in re.finditer(r"\([^()]*\)", text))
 
 
 # Between a number and the metric it states, in "96.13% (of the) test accuracy".
@@ -143,8 +161,9 @@ def _labelled(level: Level, hits: list[Hit]) -> Facet | None:
 
 def _a_heading_s_foreign_metric(facet: str, level: Level, picked: Facet) -> bool:
     """Another metric named only in a heading (``Fine-tuning Pre-trained MAE``: a method's
-    name that reads as one) says nothing of the numbers under it."""
-    return facet == "metric" and level.tier == "scope" and all(
+    name that reads as one) or an earlier sentence (``The exact same hyper-parameters …``)
+    says nothing of the number."""
+    return facet == "metric" and level.tier in ("scope", "paragraph") and all(
         value.startswith("@") for value in picked.values)
 
 
