@@ -238,3 +238,16 @@ def test_each_subfigure_captions_its_tabular_and_a_reference_names_a_row(tmp_pat
     assert clean["drift"] == [] and len(clean["matched"]) == 4
     drifted = run(tmp_path, ROBUST, ROBUST_TABLE.replace("$7.1$", "$7.3$"), "paper.tex")
     assert [item["claim"] for item in drifted["drift"]] == ["driving/robust/avg_return/test"]
+
+
+def test_names_written_as_inline_code_name_a_tables_columns(tmp_path):
+    claims = [claim("breakout", script.split(".")[0], "episodic_return", value,
+                    [f"`{script}` 10M steps", "BreakoutNoFrameskip-v4"])
+              for script, value in (("dqn_atari.py", 366.928), ("dqn_atari_jax.py", 380.0))]
+    text = ("| Environment | `dqn_atari.py` 10M steps | `dqn_atari_jax.py` 10M steps |\n"
+            "| --- | --- | --- |\n| BreakoutNoFrameskip-v4 | {} ± 39.89 | {} ± 20.1 |\n")
+    clean = run(tmp_path, claims, text.format("366.928", "380.0"))
+    assert clean["drift"] == [] and found(clean, "matched") >= {
+        ("dqn_atari", 3, "366.928"), ("dqn_atari_jax", 3, "380.0")}
+    swapped = run(tmp_path, claims, text.format("380.0", "366.928"))  # each the other's
+    assert found(swapped) == {("dqn_atari", 3, "380.0"), ("dqn_atari_jax", 3, "366.928")}

@@ -150,3 +150,46 @@ def test_a_paragraph_pointing_back_across_code_continues_the_one_before(tmp_path
     assert clean["drift"] == [] and outcomes(clean, "matched") == {("gpt2_repro", 7, "2.85")}
     assert outcomes(reconcile_text(tmp_path, GPT2, AFTER_CODE.format("2.95"))) == {
         ("gpt2_repro", 7, "2.95")}
+
+
+PTB = [alias_claim("ptb", f"qrnn{stage}", "perplexity", value, [
+    "QRNN", words, "Word level Penn Treebank (PTB) with QRNN", "perplexities"], split=split)
+    for stage, words, split, value in (
+        ("", "without finetuning", "val", 60.6), ("", "without finetuning", "test", 58.3),
+        ("_finetune", "with finetuning", "val", 59.1),
+        ("_finetune", "with finetuning", "test", 56.7))]
+PTB_TEXT = ("### Word level Penn Treebank (PTB) with QRNN\n"
+            "The instruction below trains a model that without finetuning achieves perplexities "
+            "of approximately `60.6` / `58.3` (validation / testing), with finetuning achieves "
+            "perplexities of approximately `59.1` / `{}`.\n\n"
+            "+ `python main.py --epochs 500 --data data/penn --dropouti 0.4 --seed 9001`\n")
+
+
+def test_numbers_named_in_turn_by_their_sentence_and_a_stage_named_in_their_clause(tmp_path):
+    clean = reconcile_text(tmp_path, PTB, PTB_TEXT.format("56.7"))
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert outcomes(clean, "matched") == {("qrnn", 2, "60.6"), ("qrnn", 2, "58.3"),
+                                          ("qrnn_finetune", 2, "59.1"),
+                                          ("qrnn_finetune", 2, "56.7")}
+    drifted = reconcile_text(tmp_path, PTB, PTB_TEXT.format("56.9"))
+    assert [(item["claim"], item["found"]) for item in drifted["drift"]] == [
+        ("ptb/qrnn_finetune/perplexity/test", "56.9")]
+
+
+EIGHT_HUNDRED = [alias_claim("imagenet", variant, "top1_accuracy", value,
+                             ["ViT-Large", "800 epochs", name, "fine-tuning"], split="val")
+                 for variant, name, value in (("paper", "paper Table 1d", 85.4),
+                                              ("pt", "PT/GPU", 85.5))]
+
+
+def test_a_parenthesis_names_its_own_run_and_an_earlier_sentences_metric_decides_nothing(
+        tmp_path):
+    text = ("The exact same hyper-parameters are used as in our TF/TPU code. We get {}% "
+            "fine-tuning accuracy by pre-training ViT-Large for 800 epochs (85.4% in paper "
+            "Table 1d).\n")
+    clean = reconcile_text(tmp_path, EIGHT_HUNDRED, text.format("85.5"))
+    assert clean["drift"] == [] and outcomes(clean, "matched") == {("pt", 1, "85.5%"),
+                                                                   ("paper", 1, "85.4%")}
+    drifted = reconcile_text(tmp_path, EIGHT_HUNDRED, text.format("85.7"))
+    # no name outside the parenthesis tells the two runs apart: unmapped, not the paper's drift
+    assert drifted["drift"] == [] and [item["line"] for item in drifted["unmapped"]] == [1]
