@@ -196,7 +196,8 @@ def _table_role(site: Site, facets: dict[str, Facet], integer: bool) -> str | No
 
 def retype(site: Site, facets: dict[str, Facet]) -> Statement | None:
     """The statement as its words or header say: a lone number may be a spread, a bound or
-    a seed count, not a mean; a bare integer that is none of these is no result (None)."""
+    a seed count, not a mean; a bare integer that is none of these is no result (None),
+    unless a header names its metric."""
     statement, value = site.statement, site.statement.part("value")
     if value is None or len(statement.parts) > 1:
         return statement
@@ -204,7 +205,16 @@ def retype(site: Site, facets: dict[str, Facet]) -> Statement | None:
     role = _table_role(site, facets, integer) if site.in_table else _prose_role(facets)
     if role:
         return replace(statement, parts=(Part(role, value.number),), form=frozenset())
-    return None if integer and "ratio" not in statement.form else statement
+    return None if integer and "ratio" not in statement.form and not _measured(site, facets) \
+        else statement
+
+
+def _measured(site: Site, facets: dict[str, Facet]) -> bool:
+    """A table cell under a header naming one of the claims' metrics: an integer there is a
+    value (``segm AP`` over ``33``)."""
+    metric = facets.get("metric")
+    return site.in_table and metric is not None and metric.tier in ("cell", "column") and not any(
+        value.startswith("@") for value in metric.values)
 
 
 def unit_of(statement: Statement) -> str:
@@ -331,7 +341,7 @@ def _candidates(site: Site, claims: list[dict], facets: dict[str, Facet], wanted
 def named_by_aliases(site: Site, candidates: list[dict], facets: dict[str, Facet],
                      vocabulary: Vocabulary) -> list[dict]:
     """Prose candidates narrowed by the aliases of the number's clause, then of its sentence
-    when the clause names no variant, then of the headings above, each where some candidate
+    before it when the clause names no variant, then of the headings above, each where some candidate
     carries it (``### … (PTB) with LSTM`` above ``trains a PTB model``; ``Evaluate
     ViT-Base …: Acc@1 83.664``: ViT-Base names the checkpoint, the paper's run and this
     repository's; Acc@1 the checkpoint's)."""
@@ -343,7 +353,8 @@ def named_by_aliases(site: Site, candidates: list[dict], facets: dict[str, Facet
     for level in site.levels:
         if level.tier not in tiers:
             continue
-        text = without_asides(level) if level.tier == "sentence" else level.text
+        # in the sentence, only what comes before the number (a later clause is its own)
+        text = without_asides(level)[:level.anchor] if level.tier == "sentence" else level.text
         for named in alias_sets(text, vocabulary, "own"):
             narrowed = [claim for claim in candidates if claim["id"] in named]
             candidates = narrowed or candidates
