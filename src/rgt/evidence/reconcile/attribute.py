@@ -341,10 +341,10 @@ def _candidates(site: Site, claims: list[dict], facets: dict[str, Facet], wanted
 def named_by_aliases(site: Site, candidates: list[dict], facets: dict[str, Facet],
                      vocabulary: Vocabulary) -> list[dict]:
     """Prose candidates narrowed by the aliases of the number's clause, then of its sentence
-    before it when the clause names no variant, then of the headings above, each where some candidate
-    carries it (``### … (PTB) with LSTM`` above ``trains a PTB model``; ``Evaluate
+    before it when the clause names no variant, then of the headings above, each where some
+    candidate carries it (``### … (PTB) with LSTM`` above ``trains a PTB model``; ``Evaluate
     ViT-Base …: Acc@1 83.664``: ViT-Base names the checkpoint, the paper's run and this
-    repository's; Acc@1 the checkpoint's)."""
+    repository's; Acc@1 the checkpoints')."""
     variant = facets.get("variant")
     tiers = ("clause", "scope") if variant is not None and variant.tier == "clause" else (
         "clause", "sentence", "scope")
