@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from rgt.evidence.reconcile.aliases import alias_sets, aliased, baseline_row, pinned_facets
+from rgt.evidence.reconcile.aliases import aliased, baseline_row, pinned_facets
 from rgt.evidence.reconcile.facets import (
     Facet,
     cited_subject,
@@ -19,9 +19,9 @@ from rgt.evidence.reconcile.facets import (
     excluded,
     named_values,
     respectively,
-    without_asides,
 )
 from rgt.evidence.reconcile.names import is_comparison, metric_unit
+from rgt.evidence.reconcile.prose import carried_by_clause, named_by_aliases
 from rgt.evidence.reconcile.runs import about_all, aggregated, in_scope, single_runs
 from rgt.evidence.reconcile.sites import Site
 from rgt.evidence.reconcile.statistics import Part, Statement, only_filler
@@ -330,32 +330,4 @@ def _candidates(site: Site, claims: list[dict], facets: dict[str, Facet], wanted
     if site.in_table or variant is None or variant.tier == "clause":
         return found
     free = {name: facet for name, facet in facets.items() if name != "variant"}
-    wider = consistent(claims, free, wanted, role)
-    for named in alias_sets(site.levels[0].text, vocabulary, "own"):
-        wider = [claim for claim in wider if claim["id"] in named]
-        if not wider:
-            return found
-    return wider if len(wider) < len(consistent(claims, free, wanted, role)) else found
-
-
-def named_by_aliases(site: Site, candidates: list[dict], facets: dict[str, Facet],
-                     vocabulary: Vocabulary) -> list[dict]:
-    """Prose candidates narrowed by the aliases of the number's clause, then of its sentence
-    before it when the clause names no variant, then of the headings above, each where some
-    candidate carries it (``### … (PTB) with LSTM`` above ``trains a PTB model``; ``Evaluate
-    ViT-Base …: Acc@1 83.664``: ViT-Base names the checkpoint, the paper's run and this
-    repository's; Acc@1 the checkpoints')."""
-    variant = facets.get("variant")
-    tiers = ("clause", "scope") if variant is not None and variant.tier == "clause" else (
-        "clause", "sentence", "scope")
-    if site.in_table:
-        return candidates
-    for level in site.levels:
-        if level.tier not in tiers:
-            continue
-        # in the sentence, only what comes before the number (a later clause is its own)
-        text = without_asides(level)[:level.anchor] if level.tier == "sentence" else level.text
-        for named in alias_sets(text, vocabulary, "own"):
-            narrowed = [claim for claim in candidates if claim["id"] in named]
-            candidates = narrowed or candidates
-    return candidates
+    return carried_by_clause(site, consistent(claims, free, wanted, role), vocabulary) or found

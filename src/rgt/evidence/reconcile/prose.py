@@ -1,0 +1,39 @@
+"""Which claims the aliases around a prose number name: the evidence's aliases count in prose
+as a table's do, narrowing the candidates the facets leave (``Evaluate ViT-Base …: Acc@1
+83.664``: ViT-Base names three runs, Acc@1 the checkpoints')."""
+
+from __future__ import annotations
+
+from rgt.evidence.reconcile.aliases import alias_sets
+from rgt.evidence.reconcile.facets import Facet, without_asides
+from rgt.evidence.reconcile.sites import Site
+from rgt.evidence.reconcile.vocabulary import Vocabulary
+
+
+def carried_by_clause(site: Site, candidates: list[dict], vocabulary: Vocabulary) -> list[dict]:
+    """The candidates every alias of the number's clause is carried by, when that narrows
+    them; empty when it does not (no alias, or none left)."""
+    narrowed = candidates
+    for named in alias_sets(site.levels[0].text, vocabulary, "own"):
+        narrowed = [claim for claim in narrowed if claim["id"] in named]
+    return narrowed if len(narrowed) < len(candidates) else []
+
+
+def named_by_aliases(site: Site, candidates: list[dict], facets: dict[str, Facet],
+                     vocabulary: Vocabulary) -> list[dict]:
+    """Prose candidates narrowed by the aliases of the number's clause, then of its sentence
+    before it when the clause names no variant, then of the headings above, each where some
+    candidate carries it (``### … (PTB) with LSTM`` above ``trains a PTB model``)."""
+    if site.in_table:
+        return candidates
+    variant = facets.get("variant")
+    tiers = ("clause", "scope") if variant is not None and variant.tier == "clause" else (
+        "clause", "sentence", "scope")
+    for level in site.levels:
+        if level.tier not in tiers:
+            continue
+        # in the sentence, only what comes before the number (a later clause is its own)
+        text = without_asides(level)[:level.anchor] if level.tier == "sentence" else level.text
+        for named in alias_sets(text, vocabulary, "own"):
+            candidates = [claim for claim in candidates if claim["id"] in named] or candidates
+    return candidates
