@@ -248,3 +248,10 @@ def test_a_seed_count_above_a_table_is_the_claims_of_its_section(tmp_path):
     assert (report["drift"], report["unmapped"]) == ([], []) and len(report["matched"]) == 6
     assert drifts(run(tmp_path, claims, text.format(n1=5, n2=5))) == {
         (10, "c10_shake/baseline/test_error/test", "5 runs")}
+
+
+def test_an_alias_of_punctuation_only_names_nothing_and_breaks_nothing(tmp_path):
+    from reconcile_helpers import alias_claim, reconcile_text
+    claims = [alias_claim("c10", "ours", "accuracy", 91.2, ["Ours", "-", "**"])]
+    report = reconcile_text(tmp_path, claims, "| Method | Acc. |\n|---|---|\n| Ours | 91.2 |\n")
+    assert report["drift"] == [] and report["unmapped"] == []

@@ -81,6 +81,8 @@ class Vocabulary:
         """Let ``phrase`` name ``values`` of ``facet`` (in addition to what it named before);
         ``implied``: only because an alias's claims share it (an explicit name wins)."""
         key = " ".join(fold(phrase).split())
+        if not key:
+            return  # a name of punctuation only (``-``, ``*``) names nothing a text can say
         values = {values} if isinstance(values, str) else set(values)
         named = self.phrases.setdefault(key, {})
         if implied and facet not in named:
