@@ -22,6 +22,7 @@ from rgt.evidence.reconcile.facets import Facet
 from rgt.evidence.reconcile.names import is_comparison
 from rgt.evidence.reconcile.sites import Site
 from rgt.evidence.reconcile.tables import label_columns, table_sites
+from rgt.evidence.reconcile.text import fold
 from rgt.evidence.reconcile.vocabulary import BASELINE, Vocabulary
 
 STRONG = ("cell", "column", "row", "corner")
@@ -94,11 +95,53 @@ def foreign_rows(sites: list[Site], claims: list[dict], vocabulary: Vocabulary) 
             and _says_nothing(row, claims, vocabulary)} if named else set()
 
 
+def _leftover(text: str, vocabulary: Vocabulary) -> int:
+    """How many words of ``text`` no name covers (``Fine-tune`` in ``RoBERTa base Fine-tune``)."""
+    rest, end = "", 0
+    for hit in vocabulary.find(text):
+        rest, end = rest + " " + fold(text)[end:hit.start], hit.end
+    return len(re.findall(r"[^\W\d_]{2,}", rest + " " + fold(text)[end:]))
+
+
+def _named_claims(text: str, claims: list[dict], vocabulary: Vocabulary) -> frozenset[str]:
+    """The claims every name in ``text`` names: an alias its claims, a variant's id (``RoBERTa
+    base LoRA`` for ``roberta_base_lora``) that variant's."""
+    sets = []
+    for hit in vocabulary.find(text):
+        if "claims" in hit.facets:
+            sets.append(frozenset(hit.facets["claims"]))
+        elif "variant" in hit.facets:
+            sets.append(frozenset(claim["id"] for claim in claims
+                                  if claim["variant"] in hit.facets["variant"]))
+    return frozenset.intersection(*sets) if sets else frozenset()
+
+
+def outnamed(headers: dict, claims: list[dict], vocabulary: Vocabulary) -> set:
+    """Of headers whose aliases pin the same claims (``RoBERTa base Fine-tune`` and ``RoBERTa
+    base LoRA``; ``GPT-2 M (Fine-Tune)`` and ``GPT-2 M (LoRA)``), those with words no name
+    covers when another has fewer: another system's, which the project's aliases only
+    partly name."""
+    groups: dict[frozenset, list] = {}
+    for key, text in headers.items():
+        pinned = _named_claims(text, claims, vocabulary)
+        qualifies = any({"dispersion", "role"} & set(hit.facets) for hit in vocabulary.find(text))
+        if pinned and not qualifies:  # a spread or seed column is no rival of its values
+            groups.setdefault(pinned, []).append(key)
+    dropped = set()
+    for keys in groups.values():
+        fewest = min(_leftover(headers[key], vocabulary) for key in keys)
+        dropped |= {key for key in keys if _leftover(headers[key], vocabulary) > fewest}
+    return dropped
+
+
 def own_sites(table: Table, claims: list[dict], vocabulary: Vocabulary) -> list[Site]:
     """The sites of ``table`` outside other systems' columns and rows."""
     sites = table_sites(table)
-    columns = foreign_columns(table, claims, vocabulary)
-    rows = foreign_rows(sites, claims, vocabulary)
+    columns = foreign_columns(table, claims, vocabulary) | outnamed(
+        dict(enumerate(table.header)), claims, vocabulary)
+    labels = {level.text for site in sites for level in site.levels if level.tier == "row"}
+    rows = foreign_rows(sites, claims, vocabulary) | outnamed(
+        {label: label for label in labels}, claims, vocabulary)
     return [site for site in sites if site.column not in columns and not any(
         level.tier == "row" and level.text in rows for level in site.levels)]
 
