@@ -166,10 +166,10 @@ def worded_claims(claims: list[dict], worded: dict[str, set[str]]) -> set[str]:
 
 def alias_index(claims: list[dict]) -> dict[str, list[dict]]:
     """Folded alias -> the claims that carry it; an alias written in LaTeX
-    (``\\Cref{alg:full}``) as the text it typesets to, as a document's is read."""
+    (``\\Cref{alg:full}``, ``4K, $k=2$``) as the text it typesets to, as a document's is read."""
     index: dict[str, list[dict]] = {}
     for claim in claims:
         for alias in claim.get("aliases") or []:
-            text = plain(alias) if "\\" in alias else alias
+            text = plain(alias) if "\\" in alias or "$" in alias else alias
             index.setdefault(" ".join(fold(text).split()), []).append(claim)
     return index
