@@ -251,3 +251,28 @@ def test_names_written_as_inline_code_name_a_tables_columns(tmp_path):
         ("dqn_atari", 3, "366.928"), ("dqn_atari_jax", 3, "380.0")}
     swapped = run(tmp_path, claims, text.format("380.0", "366.928"))  # each the other's
     assert found(swapped) == {("dqn_atari", 3, "380.0"), ("dqn_atari_jax", 3, "366.928")}
+
+
+GLUE = [claim(task, f"{model}_lora", "accuracy", value, [f"{name} <br> LoRA", name, "LoRA", title],
+              split="dev")
+        for model, name in (("roberta_base", "RoBERTa base"), ("deberta_xxl", "DeBERTa XXL"))
+        for task, title, value in (("sst2", "SST2 (Acc)", {"roberta_base": 95.1,
+                                                            "deberta_xxl": 96.9}[model]),
+                                   ("rte", "RTE (Acc)", {"roberta_base": 86.6,
+                                                         "deberta_xxl": 94.9}[model]))]
+GLUE_TABLE = """\
+|   | RoBERTa base <br> Fine-tune | RoBERTa base <br> LoRA | DeBERTa XXL <br> Fine-tune \
+| DeBERTa XXL <br> LoRA |
+|---|---|---|---|---|
+| SST2 (Acc) | 94.8 | 95.1±.2 | 97.2 | 96.9±.2 |
+| RTE (Acc) | 78.7 | 86.6±.7 | 93.9 | 94.9±.4 |
+"""
+
+
+def test_a_rival_header_the_projects_aliases_only_partly_name_is_another_systems(tmp_path):
+    clean = run(tmp_path, GLUE, GLUE_TABLE)
+    # the Fine-tune columns share "RoBERTa base" with the LoRA ones: other systems' numbers
+    assert clean["drift"] == [] and {value for _, _, value in found(clean, "matched")} >= {
+        "95.1", "96.9", "86.6", "94.9"}
+    drifted = run(tmp_path, GLUE, GLUE_TABLE.replace("86.6±", "86.9±"))
+    assert found(drifted) == {("roberta_base_lora", 4, "86.9")}

@@ -95,12 +95,17 @@ def foreign_rows(sites: list[Site], claims: list[dict], vocabulary: Vocabulary) 
             and _says_nothing(row, claims, vocabulary)} if named else set()
 
 
+# words that say which aggregate or point a row is, not which system: no rival's name
+POINT_WORDS = {"seed", "run", "trial", "fold", "mean", "avg", "average", "median", "std", "best"}
+
+
 def _leftover(text: str, vocabulary: Vocabulary) -> int:
     """How many words of ``text`` no name covers (``Fine-tune`` in ``RoBERTa base Fine-tune``)."""
     rest, end = "", 0
     for hit in vocabulary.find(text):
         rest, end = rest + " " + fold(text)[end:hit.start], hit.end
-    return len(re.findall(r"[^\W\d_]{2,}", rest + " " + fold(text)[end:]))
+    words = re.findall(r"[^\W\d_]{2,}", rest + " " + fold(text)[end:])
+    return sum(word not in POINT_WORDS for word in words)
 
 
 def _named_claims(text: str, claims: list[dict], vocabulary: Vocabulary) -> frozenset[str]:
