@@ -28,18 +28,19 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (118, 118, 122)
+    assert (score["found"], score["found_exact"], score["planted"]) == (128, 128, 142)
     assert (score["known_found"], score["known"]) == (8, 8)
-    for copy in ("drifted", "clean"):  # DETR's panoptic row; three unmapped notes
-        assert sorted(item[0] for item in score[f"false_reports_{copy}"]) == [
-            "drift", "unmapped", "unmapped", "unmapped"]
+    kinds = {copy: sorted(item[0] for item in score[f"false_reports_{copy}"])
+             for copy in ("drifted", "clean")}
+    assert kinds == {"drifted": ["drift"] * 3 + ["unmapped"] * 5,
+                     "clean": ["drift"] * 3 + ["unmapped"] * 4}
 
 
 def test_the_held_out_part_scores_no_worse_than_when_it_was_scored():
     score = score_real("heldout")  # scored once, after the last rule change (its README)
-    assert score["found"] >= 12 and score["planted"] == 20
+    assert score["found"] >= 17 and score["planted"] == 24
     assert score["known"] == 0
-    assert len(score["false_reports_drifted"]) <= 25 and len(score["false_reports_clean"]) <= 26
+    assert len(score["false_reports_drifted"]) <= 11 and len(score["false_reports_clean"]) <= 12
 
 
 def test_the_planting_script_finds_a_number_glued_to_pm():
