@@ -17,13 +17,11 @@ from __future__ import annotations
 
 import re
 
-from rgt.evidence.reconcile.blocks import Table
 from rgt.evidence.reconcile.facets import Facet
 from rgt.evidence.reconcile.names import is_comparison
 from rgt.evidence.reconcile.sites import Site
-from rgt.evidence.reconcile.tables import label_columns, table_sites
 from rgt.evidence.reconcile.text import fold
-from rgt.evidence.reconcile.vocabulary import BASELINE, Vocabulary
+from rgt.evidence.reconcile.vocabulary import Vocabulary
 
 STRONG = ("cell", "column", "row", "corner")
 WEAK = ("caption", "scope")
@@ -66,97 +64,17 @@ def aliased(site: Site, vocabulary: Vocabulary) -> frozenset[str] | None:
     return pinned
 
 
-def _says_nothing(text: str, claims: list[dict], vocabulary: Vocabulary) -> bool:
-    """No name in ``text`` (the word *baseline* counts as none where no claim is a
-    comparison)."""
-    compared = any(map(is_comparison, claims))
-    return all(hit.facets == {"variant": frozenset({BASELINE})} and not compared
-               for hit in vocabulary.find(text))
-
-
-def foreign_columns(table: Table, claims: list[dict], vocabulary: Vocabulary) -> set[int]:
-    """The columns of other systems (``Baseline``, ``Cutout``, ``AutoAugment`` beside ``Fast
-    AutoAugment``): numeric columns whose header names nothing, in a table where another
-    column's header names claims by their aliases."""
-    labels = label_columns(table)
-    numeric = [j for j in range(len(table.header)) if j not in labels]
-    named = {j for j in numeric if alias_sets(table.header[j], vocabulary)}
-    return {j for j in numeric if j not in named
-            and _says_nothing(table.header[j], claims, vocabulary)} if named else set()
-
-
-def foreign_rows(sites: list[Site], claims: list[dict], vocabulary: Vocabulary) -> set[str]:
-    """The row labels of other systems (``BERT-Large`` above ``XLNet-Large``, ``Paper (RA)``
-    above ``This code``): labels that name nothing, in a table where another row's label
-    names claims by their aliases."""
-    rows = {level.text for site in sites for level in site.levels if level.tier == "row"}
-    named = {row for row in rows if alias_sets(row, vocabulary)}
-    return {row for row in rows - named if row.strip()
-            and _says_nothing(row, claims, vocabulary)} if named else set()
-
-
-# words that say which aggregate or point a row is, not which system: no rival's name
-POINT_WORDS = {"seed", "run", "trial", "fold", "mean", "avg", "average", "median", "std", "best"}
-
-
-def _leftover(text: str, vocabulary: Vocabulary) -> int:
-    """How many words of ``text`` no name covers (``Fine-tune`` in ``RoBERTa base Fine-tune``)."""
+def uncovered_words(text: str, vocabulary: Vocabulary) -> list[str]:
+    """The words of ``text`` (two letters or more) that no name covers."""
     rest, end = "", 0
     for hit in vocabulary.find(text):
         rest, end = rest + " " + fold(text)[end:hit.start], hit.end
-    words = re.findall(r"[^\W\d_]{2,}", rest + " " + fold(text)[end:])
-    return sum(word not in POINT_WORDS for word in words)
-
-
-def _named_claims(text: str, claims: list[dict], vocabulary: Vocabulary) -> frozenset[str]:
-    """The claims every name in ``text`` names: an alias its claims, a variant's id (``RoBERTa
-    base LoRA`` for ``roberta_base_lora``) that variant's."""
-    sets = []
-    for hit in vocabulary.find(text):
-        if "claims" in hit.facets:
-            sets.append(frozenset(hit.facets["claims"]))
-        elif "variant" in hit.facets:
-            sets.append(frozenset(claim["id"] for claim in claims
-                                  if claim["variant"] in hit.facets["variant"]))
-    return frozenset.intersection(*sets) if sets else frozenset()
-
-
-def outnamed(headers: dict, claims: list[dict], vocabulary: Vocabulary) -> set:
-    """Of headers whose aliases pin the same claims (``RoBERTa base Fine-tune`` and ``RoBERTa
-    base LoRA``; ``GPT-2 M (Fine-Tune)`` and ``GPT-2 M (LoRA)``), those with words no name
-    covers when another has fewer: another system's, which the project's aliases only
-    partly name."""
-    groups: dict[frozenset, list] = {}
-    for key, text in headers.items():
-        pinned = _named_claims(text, claims, vocabulary)
-        qualifies = any({"dispersion", "role"} & set(hit.facets) for hit in vocabulary.find(text))
-        if pinned and not qualifies:  # a spread or seed column is no rival of its values
-            groups.setdefault(pinned, []).append(key)
-    dropped = set()
-    for keys in groups.values():
-        fewest = min(_leftover(headers[key], vocabulary) for key in keys)
-        dropped |= {key for key in keys if _leftover(headers[key], vocabulary) > fewest}
-    return dropped
-
-
-def own_sites(table: Table, claims: list[dict], vocabulary: Vocabulary) -> list[Site]:
-    """The sites of ``table`` outside other systems' columns and rows."""
-    sites = table_sites(table)
-    columns = foreign_columns(table, claims, vocabulary) | outnamed(
-        dict(enumerate(table.header)), claims, vocabulary)
-    labels = {level.text for site in sites for level in site.levels if level.tier == "row"}
-    rows = foreign_rows(sites, claims, vocabulary) | outnamed(
-        {label: label for label in labels}, claims, vocabulary)
-    return [site for site in sites if site.column not in columns and not any(
-        level.tier == "row" and level.text in rows for level in site.levels)]
+    return re.findall(r"[^\W\d_]{2,}", rest + " " + fold(text)[end:])
 
 
 def only_names(text: str, vocabulary: Vocabulary) -> bool:
     """Whether ``text`` holds nothing but names (and punctuation, brackets, numbers)."""
-    rest, end = "", 0
-    for hit in vocabulary.find(text):
-        rest, end = rest + text[end:hit.start], hit.end
-    return not re.search(r"[^\W\d_]{2,}", rest + text[end:])
+    return not uncovered_words(text, vocabulary)
 
 
 def baseline_row(site: Site, pinned: frozenset[str], claims: list[dict],

@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from rgt.deliver.inputs import DeliveryError
-from rgt.evidence.reconcile.aliases import own_sites
 from rgt.evidence.reconcile.attribute import attribute
 from rgt.evidence.reconcile.blocks import Paragraph, Table
 from rgt.evidence.reconcile.check import Outcome, judge
 from rgt.evidence.reconcile.direction import declares_positive_is_better
 from rgt.evidence.reconcile.documents import document_blocks
 from rgt.evidence.reconcile.names import project_vocabulary
+from rgt.evidence.reconcile.others import own_sites
 from rgt.evidence.reconcile.siblings import resolve_rows
 from rgt.evidence.reconcile.sites import Site, paragraph_sites
 from rgt.evidence.reconcile.statcheck import paragraph_findings
