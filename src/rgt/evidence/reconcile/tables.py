@@ -1,9 +1,11 @@
 """A table's statements, each with its levels: the cell, its column's header, its row's label
-(the cells of the table's label columns, with the group row above), the caption, the headings.
+(the cells of the table's label columns, with the group row above), the header over those
+labels (``Model(CIFAR-100)``), the caption, the headings.
 
 Label columns are those with no numeric body cell (and seed columns); a spread-only column
 (``± s.e.m.``) is read with the column before it; a header, row label or caption may declare a
-unit (``%``, ``(M)``, ``params_m``).
+unit (``%``, ``(M)``, ``params_m``); a header naming a cell's numbers in turn (``(Top1/Top5)``
+over ``22.4 / 6.3``) gives each number its name.
 """
 
 from __future__ import annotations
