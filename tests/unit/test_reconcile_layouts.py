@@ -276,3 +276,12 @@ def test_a_rival_header_the_projects_aliases_only_partly_name_is_another_systems
         "95.1", "96.9", "86.6", "94.9"}
     drifted = run(tmp_path, GLUE, GLUE_TABLE.replace("86.6±", "86.9±"))
     assert found(drifted) == {("roberta_base_lora", 4, "86.9")}
+
+
+def test_a_percent_that_follows_a_number_in_a_row_label_declares_no_unit(tmp_path):
+    claims = [claim("in128_50", "biggan", "fid", 9.64, ["`mit-han-lab:biggan-0.5`", "FID"],
+                    direction="lower", unit=None)]
+    text = ("| Model name | Dataset | FID |\n|---|---|---|\n"
+            "| `mit-han-lab:biggan-0.5` | `imagenet_128` (50% data) | 9.64 |\n")
+    clean = run(tmp_path, claims, text)
+    assert clean["drift"] == [] and found(clean, "matched") == {("biggan", 3, "9.64")}

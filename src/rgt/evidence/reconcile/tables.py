@@ -58,7 +58,9 @@ def _is_group(row: list[Cell], labels: set[int]) -> bool:
     return len(row) > 1 and len(filled) == 1 and row[0].text.strip() != "" and 0 in labels
 
 
-UNIT = re.compile(r"(%)|\((?:in\s+)?([KMB])\)|\[([KMB])\]|_(?:(pct|percent)|([mkb]))$")
+# a percent sign that follows no number (``Acc. (%)``, not ``(50% data)``), ``(M)``, ``_pct``
+UNIT = re.compile(r"(?<![\d.])(?<!\d\s)(%)|\((?:in\s+)?([KMB])\)|\[([KMB])\]"
+                  r"|_(?:(pct|percent)|([mkb]))$")
 UNITS = {"pct": "%", "percent": "%", "m": "M", "k": "K", "b": "B"}
 
 
