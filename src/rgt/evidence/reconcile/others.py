@@ -66,21 +66,18 @@ def _named_claims(text: str, claims: list[dict], vocabulary: Vocabulary) -> froz
 
 
 def outnamed(headers: dict, claims: list[dict], vocabulary: Vocabulary) -> set:
-    """Of headers whose aliases pin the same claims (``RoBERTa base Fine-tune`` and ``RoBERTa
-    base LoRA``; ``GPT-2 M (Fine-Tune)`` and ``GPT-2 M (LoRA)``), those with words no name
-    covers when another has fewer: another system's, which the project's aliases only
-    partly name."""
-    groups: dict[frozenset, list] = {}
+    """Headers with words no name covers when a rival naming some of the same claims (or all
+    of them) has fewer (``RoBERTa base Fine-tune`` beside ``RoBERTa base LoRA``; ``PointNet
+    (Official)`` beside ``PointNet (Pytorch)``): another system's, which the project's aliases
+    only partly name."""
+    pinned, leftover = {}, {}
     for key, text in headers.items():
-        pinned = _named_claims(text, claims, vocabulary)
+        named = _named_claims(text, claims, vocabulary)
         qualifies = any({"dispersion", "role"} & set(hit.facets) for hit in vocabulary.find(text))
-        if pinned and not qualifies:  # a spread or seed column is no rival of its values
-            groups.setdefault(pinned, []).append(key)
-    dropped = set()
-    for keys in groups.values():
-        fewest = min(_leftover(headers[key], vocabulary) for key in keys)
-        dropped |= {key for key in keys if _leftover(headers[key], vocabulary) > fewest}
-    return dropped
+        if named and not qualifies:  # a spread or seed column is no rival of its values
+            pinned[key], leftover[key] = named, _leftover(text, vocabulary)
+    return {key for key in pinned if any(
+        pinned[other] <= pinned[key] and leftover[other] < leftover[key] for other in pinned)}
 
 
 def own_sites(table: Table, claims: list[dict], vocabulary: Vocabulary) -> list[Site]:
