@@ -285,3 +285,13 @@ def test_a_percent_that_follows_a_number_in_a_row_label_declares_no_unit(tmp_pat
             "| `mit-han-lab:biggan-0.5` | `imagenet_128` (50% data) | 9.64 |\n")
     clean = run(tmp_path, claims, text)
     assert clean["drift"] == [] and found(clean, "matched") == {("biggan", 3, "9.64")}
+
+
+def test_an_official_papers_row_beside_a_re_implementations_is_left_alone(tmp_path):
+    claims = [claim("shapenet", "pointnet", "class_miou", 81.1, ["PointNet (Pytorch)", "PointNet",
+                                                                 "Class avg IoU"]),
+              claim("modelnet40", "pointnet", "accuracy", 90.6, ["PointNet", "ModelNet40"])]
+    text = ("| Model | Class avg IoU |\n|--|--|\n|PointNet (Official) | 80.4 |\n"
+            "|PointNet (Pytorch) | 81.1 |\n")
+    clean = run(tmp_path, claims, text)
+    assert clean["drift"] == [] and found(clean, "matched") == {("pointnet", 4, "81.1")}
