@@ -288,10 +288,13 @@ def test_a_percent_that_follows_a_number_in_a_row_label_declares_no_unit(tmp_pat
 
 
 def test_an_official_papers_row_beside_a_re_implementations_is_left_alone(tmp_path):
-    claims = [claim("shapenet", "pointnet", "class_miou", 81.1, ["PointNet (Pytorch)", "PointNet",
-                                                                 "Class avg IoU"]),
-              claim("modelnet40", "pointnet", "accuracy", 90.6, ["PointNet", "ModelNet40"])]
-    text = ("| Model | Class avg IoU |\n|--|--|\n|PointNet (Official) | 80.4 |\n"
-            "|PointNet (Pytorch) | 81.1 |\n")
+    claims = [claim("shapenet", "pointnet", metric, value,
+                    ["PointNet (Pytorch)", "PointNet", name])
+              for metric, name, value in (("instance_miou", "Inctance avg IoU", 84.3),
+                                          ("class_miou", "Class avg IoU", 81.1))]
+    claims.append(claim("modelnet40", "pointnet", "accuracy", 90.6, ["PointNet", "ModelNet40"]))
+    text = ("| Model | Inctance avg IoU| Class avg IoU\n|--|--|--|\n"
+            "|PointNet (Official)\t|83.7|80.4\t\n|PointNet (Pytorch)|\t84.3\t|81.1|\t\n")
     clean = run(tmp_path, claims, text)
-    assert clean["drift"] == [] and found(clean, "matched") == {("pointnet", 4, "81.1")}
+    assert clean["drift"] == [] and found(clean, "matched") == {("pointnet", 4, "84.3"),
+                                                                ("pointnet", 4, "81.1")}
