@@ -15,12 +15,9 @@ experiment's baseline, when its comparisons have one.
 
 from __future__ import annotations
 
-import re
-
 from rgt.evidence.reconcile.facets import Facet
 from rgt.evidence.reconcile.names import is_comparison
 from rgt.evidence.reconcile.sites import Site
-from rgt.evidence.reconcile.text import fold
 from rgt.evidence.reconcile.vocabulary import Vocabulary
 
 STRONG = ("cell", "column", "row", "corner")
@@ -64,17 +61,9 @@ def aliased(site: Site, vocabulary: Vocabulary) -> frozenset[str] | None:
     return pinned
 
 
-def uncovered_words(text: str, vocabulary: Vocabulary) -> list[str]:
-    """The words of ``text`` (two letters or more) that no name covers."""
-    rest, end = "", 0
-    for hit in vocabulary.find(text):
-        rest, end = rest + " " + fold(text)[end:hit.start], hit.end
-    return re.findall(r"[^\W\d_]{2,}", rest + " " + fold(text)[end:])
-
-
 def only_names(text: str, vocabulary: Vocabulary) -> bool:
     """Whether ``text`` holds nothing but names (and punctuation, brackets, numbers)."""
-    return not uncovered_words(text, vocabulary)
+    return not vocabulary.uncovered(text)
 
 
 def baseline_row(site: Site, pinned: frozenset[str], claims: list[dict],

@@ -77,12 +77,16 @@ def _closest_scale(number: Number, value: float, allowed: tuple[float, ...]) -> 
     return min(allowed, key=misfit)
 
 
+def document_scale(number: Number, value: float, statement: Statement, unit: str) -> float:
+    """The scale ``number`` writes ``value`` at (100 for a percent of a fraction)."""
+    return _closest_scale(number, value, allowed_scales(number, statement, unit))
+
+
 def fix_for(number: Number, value: float, statement: Statement, unit: str,
             magnitude: bool = False) -> str:
     """``value`` written as ``number`` is written: what to put in the document."""
-    allowed = allowed_scales(number, statement, unit)
     shown = abs(value) if magnitude else value
-    return rewrite(shown, number, _closest_scale(number, shown, allowed))
+    return rewrite(shown, number, document_scale(number, shown, statement, unit))
 
 
 def acceptable(part: Part, claim: dict, dispersion: frozenset[str],

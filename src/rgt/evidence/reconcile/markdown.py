@@ -118,7 +118,7 @@ class MarkdownReader:
         is the results it shows, read with that line; a paragraph right after code that
         points back (``This will run …``) continues the one that introduced the code."""
         start = self.index
-        intro = self._just_above(start)
+        intro = self._just_above(start + 1)
         self._skip_until(r"^\s*" + re.escape(FENCE.match(line).group(1)))
         if OUTPUT_INTRO.search(intro):
             for number in range(start + 1, self.index - 1):
@@ -127,9 +127,10 @@ class MarkdownReader:
         self.after_code = INTRODUCES.search(intro) is not None
 
     def _just_above(self, line: int) -> str:
-        """The paragraph ending right above ``line`` (a blank line between at most)."""
+        """The paragraph ending right above document line ``line`` (a blank line between at
+        most)."""
         above = self.blocks.current or next(iter(self.blocks.items[-1:]), None)
-        near = isinstance(above, Paragraph) and above.starts[-1][1] >= line - 1
+        near = isinstance(above, Paragraph) and above.starts[-1][1] >= line - 2
         return above.text if near else ""
 
     def _skip_indented(self) -> None:
@@ -171,9 +172,7 @@ class MarkdownReader:
 
     def _caption(self) -> str:
         """The paragraph just above the table, or the line just below, if it reads ``Table…``."""
-        above = self.blocks.current or next(iter(self.blocks.items[-1:]), None)
-        near = isinstance(above, Paragraph) and above.starts[-1][1] >= self.table_line - 2
-        before = above.text if near else ""
+        before = self._just_above(self.table_line)
         after = next((inline(line) for line in self.lines[self.index:] if line.strip()), "")
         if CAPTION.match(before) or INTRODUCES.search(before):
             return before

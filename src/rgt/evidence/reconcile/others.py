@@ -6,7 +6,7 @@ ones the evidence's aliases name (``Baseline``, ``Cutout`` beside ``Fast AutoAug
 
 from __future__ import annotations
 
-from rgt.evidence.reconcile.aliases import alias_sets, uncovered_words
+from rgt.evidence.reconcile.aliases import alias_sets
 from rgt.evidence.reconcile.blocks import Table
 from rgt.evidence.reconcile.names import is_comparison
 from rgt.evidence.reconcile.sites import Site
@@ -33,11 +33,10 @@ def foreign_columns(table: Table, claims: list[dict], vocabulary: Vocabulary) ->
             and _says_nothing(table.header[j], claims, vocabulary)} if named else set()
 
 
-def foreign_rows(sites: list[Site], claims: list[dict], vocabulary: Vocabulary) -> set[str]:
+def foreign_rows(rows: set[str], claims: list[dict], vocabulary: Vocabulary) -> set[str]:
     """The row labels of other systems (``BERT-Large`` above ``XLNet-Large``, ``Paper (RA)``
     above ``This code``): labels that name nothing, in a table where another row's label
     names claims by their aliases."""
-    rows = {level.text for site in sites for level in site.levels if level.tier == "row"}
     named = {row for row in rows if alias_sets(row, vocabulary)}
     return {row for row in rows - named if row.strip()
             and _says_nothing(row, claims, vocabulary)} if named else set()
@@ -49,7 +48,7 @@ POINT_WORDS = {"seed", "run", "trial", "fold", "mean", "avg", "average", "median
 
 def _leftover(text: str, vocabulary: Vocabulary) -> int:
     """How many words of ``text`` no name covers (``Fine-tune`` in ``RoBERTa base Fine-tune``)."""
-    return sum(word not in POINT_WORDS for word in uncovered_words(text, vocabulary))
+    return sum(word not in POINT_WORDS for word in vocabulary.uncovered(text))
 
 
 def _named_claims(text: str, claims: list[dict], vocabulary: Vocabulary) -> frozenset[str]:
@@ -86,7 +85,7 @@ def own_sites(table: Table, claims: list[dict], vocabulary: Vocabulary) -> list[
     columns = foreign_columns(table, claims, vocabulary) | outnamed(
         dict(enumerate(table.header)), claims, vocabulary)
     labels = {level.text for site in sites for level in site.levels if level.tier == "row"}
-    rows = foreign_rows(sites, claims, vocabulary) | outnamed(
+    rows = foreign_rows(labels, claims, vocabulary) | outnamed(
         {label: label for label in labels}, claims, vocabulary)
     return [site for site in sites if site.column not in columns and not any(
         level.tier == "row" and level.text in rows for level in site.levels)]

@@ -13,7 +13,7 @@ from dataclasses import replace
 from itertools import permutations
 
 from rgt.evidence.reconcile.attribute import Attribution
-from rgt.evidence.reconcile.check import Outcome, judge
+from rgt.evidence.reconcile.check import Outcome, document_scale, judge
 from rgt.evidence.reconcile.sites import Site
 from rgt.evidence.reconcile.statistics import Statement
 
@@ -58,9 +58,9 @@ def _closest(items: list[Pending], cells: list[int], claims: list[dict]) -> tupl
 
 def _scaled(item: Pending, claim: dict) -> float:
     """The claim's value in the cell's scale (a percent cell, a fraction claim)."""
-    number = item[1].parts[0].number
-    percent = number.percent or item[0].unit == "%" or number.magnitude > 1 >= claim["value"]
-    return claim["value"] * 100 if percent and claim.get("unit") == "%" else claim["value"]
+    site, statement = item[0], item[1]
+    return claim["value"] * document_scale(statement.parts[0].number, claim["value"], statement,
+                                           site.unit)
 
 
 def resolve_rows(pending: list[Pending]) -> list[tuple[Site, Outcome]]:

@@ -137,16 +137,20 @@ class Vocabulary:
                             frozenset(self.implied.get(key, ()))))
         return hits
 
+    def uncovered(self, phrase: str) -> list[str]:
+        """The words of ``phrase`` (two letters or more) that no name covers."""
+        rest = list(fold(phrase))
+        for hit in self.find(phrase):
+            rest[hit.start:hit.end] = " " * (hit.end - hit.start)
+        return re.findall(r"[^\W\d_]{2,}", "".join(rest))
+
     def only(self, phrase: str, facet: str, *others: str) -> bool:
         """Whether ``phrase`` is nothing but names of ``facet`` (``Acc.``, ``Top-1 Error``),
         or of ``others`` beside it (``Test accuracy``: a split and a metric)."""
         hits = self.find(phrase)
-        rest = list(fold(phrase))
-        for hit in hits:
-            rest[hit.start:hit.end] = " " * (hit.end - hit.start)
         return bool(hits) and all(facet in hit.facets or set(others) & set(hit.facets)
                                   for hit in hits) and any(facet in hit.facets for hit in hits) \
-            and not re.search(r"[^\W\d_]{2,}", "".join(rest))
+            and not self.uncovered(phrase)
 
     def facets_in(self, phrase: str) -> dict[str, set[str]]:
         """The facets named by the words inside ``phrase`` (merged)."""
