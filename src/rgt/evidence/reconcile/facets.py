@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from rgt.evidence.reconcile.numbers import find_numbers
 from rgt.evidence.reconcile.sites import Level, Site
 from rgt.evidence.reconcile.statistics import find_statements
+from rgt.evidence.reconcile.text import fold
 from rgt.evidence.reconcile.vocabulary import Hit, Vocabulary
 
 FACETS = ("metric", "split", "variant", "exp", "dispersion", "role", "kind")
@@ -66,6 +67,8 @@ def _pick(hits: list[Hit], facet: str, level: Level, width: int,
     if facet == "variant" and level.tier == "sentence" and level.anchor is not None:
         spans = asides(level)
         relevant = [hit for hit in relevant if not _aside(spans, hit)]
+    if facet == "split" and level.tier == "scope":
+        relevant = [hit for hit in relevant if not _an_activity(level.text, hit, hits)]
     if not relevant:
         return None
     nearest = relevant
@@ -77,6 +80,24 @@ def _pick(hits: list[Hit], facet: str, level: Level, width: int,
                                 if _distance(hit, start, end) == closest]
     return Facet(named_values(nearest, facet), level.strong, level.tier,
                  named_values(relevant, facet))
+
+
+HEADING_START = re.compile(r"(?:^|/)\s*(?:how\s+to\s+)?$")
+# what a heading's "Training …" may be about that is a split: its set, its numbers
+SPLIT_NOUN = re.compile(r"\s*(?:set|split|data|subset|results?|curves?|metrics?|scores?)\b")
+
+
+def _an_activity(text: str, hit: Hit, hits: list[Hit]) -> bool:
+    """A heading that opens with training as what it is about (``Train CIFAR10 with PyTorch``,
+    ``How to train``, ``Training on ImageNet``) names the activity, not the training split,
+    unless what follows is the split's set or numbers (``Training set``, ``Training loss``)."""
+    folded = fold(text)
+    if not HEADING_START.search(folded[:hit.start]):
+        return False
+    follows = next((other for other in hits if other.start >= hit.end), None)
+    names_a_metric = follows is not None and "metric" in set(follows.facets) - follows.implied \
+        and not folded[hit.end:follows.start].strip()
+    return not SPLIT_NOUN.match(folded[hit.end:]) and not names_a_metric
 
 
 def asides(level: Level) -> list[tuple[int, int]]:

@@ -19,8 +19,12 @@ from rgt.evidence.reconcile.htmltable import html_table
 FENCE = re.compile(r"^\s*(```|~~~)")
 HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
-RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+# a delimiter row: one hyphen a cell is enough (GFM), ``| - | - |``, but then it has pipes
+RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 INDENTED = re.compile(r"^(?: {4}|\t)")  # an indented code block (Markdown, reST "::")
+# a heading that states a result, a metric's name set to a number (``Replicate "bpc = 1.06"``):
+# read as a line of prose too
+STATES_A_RESULT = re.compile(r"[^\W\d_][\w\-@]*\s*=\s*[-+\u2212]?\d")
 HORIZONTAL = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
 CAPTION = re.compile(r"^\W*(?:table|tab\.)\s*\d*\b", re.IGNORECASE)
 INTRODUCES = re.compile(r":\s*$")
@@ -29,9 +33,15 @@ OUTPUT_INTRO = re.compile(r"\b(?:should\s+(?:give|print|output|show|see)|gives|o
                           r"you\s+(?:should|will)\s+see|expected\s+output)\b[^.]*:\s*$", re.I)
 POINTS_BACK = re.compile(r"\s*(?:this|it|these|that|they)\b", re.IGNORECASE)
 CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+# `enwik8`, `wikitext-103`: one word, a name (`dqn_atari.py`, a file, is not read)
+NAME_SPAN = re.compile(r"\s*[^\W\d_][\w\-]*\s*")
 BARE_NUMBER = re.compile(r"\s*[-+\u2212]?\d[\d,]*(?:\.\d+)?\s*%?\s*")
+LINK = re.compile(r"!?\[([^\]]*)\]\(([^)]*)\)")
+# a link's text that says only that it links, to a run's configuration: its target names the
+# run (a checkpoint's ``[Download]`` does not: its file's name holds its scores, ``top1_3.52``)
+BARE_LINK_TEXT = re.compile(r"\s*(?:link|here|config|cfg|yaml|yml)\s*", re.IGNORECASE)
 INLINE = [
-    (re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1"),  # links and images: their text
+    (LINK, r"\1"),  # links and images: their text
     # a venue citation, [CVPR'17], names a paper between a row label's words: not a name
     (re.compile(r"\[\s*[A-Za-z][\w-]*\s*'\d{2}\s*\]"), " "),
     (re.compile(r"<[^>]+>"), " "),  # HTML tags
@@ -39,16 +49,30 @@ INLINE = [
 ]
 
 
+def _link_name(match: re.Match) -> str:
+    """In a table, a link whose text names nothing (``[link](scinet_etth1_l48_h24.yml)``) reads
+    as its target's file name; any other link as its text."""
+    text, target = match.groups()
+    name = target.strip().rstrip("/").rsplit("/", 1)[-1]
+    if not BARE_LINK_TEXT.fullmatch(text) or not name or re.search(r"\d\.\d", name):
+        return text
+    return name
+
+
 def _code(match: re.Match, names: bool) -> str:
-    """An inline code span: a command in prose (not read), but a number on its own is one
-    (`` `60.6` ``), and in a table a name (`` `dqn_atari.py` ``, `` `ve/cifar10_ncsnpp/` ``)."""
+    """An inline code span: a command in prose (not read), but a number or a word on its own is
+    one (`` `60.6` ``, `` `enwik8` ``), and in a table a name (`` `dqn_atari.py` ``,
+    `` `ve/cifar10_ncsnpp/` ``)."""
     content = match.group(2)
-    return content if names or BARE_NUMBER.fullmatch(content) else " "
+    return content if names or BARE_NUMBER.fullmatch(content) or NAME_SPAN.fullmatch(
+        content) else " "
 
 
 def inline(text: str, names: bool = False) -> str:
     """A line of Markdown as plain text (``names``: a table's, whose code spans are names)."""
     text = CODE_SPAN.sub(lambda match: _code(match, names), text)
+    if names:
+        text = LINK.sub(_link_name, text)
     for pattern, replacement in INLINE:
         text = pattern.sub(replacement, text)
     return html.unescape(text)
@@ -154,6 +178,9 @@ class MarkdownReader:
         heading = HEADING.match(line)
         if heading:
             self.blocks.heading(len(heading.group(1)), inline(heading.group(2)))
+            if STATES_A_RESULT.search(heading.group(2)):
+                self.blocks.prose(self.index + 1, inline(heading.group(2)))
+                self.blocks.close()
         elif not line.strip() or HORIZONTAL.match(line):
             self.blocks.close()
         else:
@@ -168,7 +195,8 @@ class MarkdownReader:
     def _is_table(self, index: int) -> bool:
         line = self.lines[index]
         following = self.lines[index + 1] if index + 1 < len(self.lines) else ""
-        return "|" in line and RULE.match(following) is not None
+        return "|" in line and RULE.match(following) is not None and (
+            "|" in following or "--" in following)
 
     def _caption(self) -> str:
         """The paragraph just above the table, or the line just below, if it reads ``Table…``."""

@@ -20,12 +20,20 @@ NUMBER_TEXT = re.compile(r"[-+\u2212]?\d[\d,]*(?:\.\d+)?")
 
 
 NAMED_NUMBER = re.compile(r"^\s*[^\W\d_][\w\-@ ]{0,24}:\s*(?=[-+\u2212]?\d)")  # "Acc: 81.0 %"
+# a further number its name introduces after one (``mae=0.4109 <br> mse=0.3924``)
+NEXT_NAMED = re.compile(r"(?<=[\d%])\s+([^\W\d_][\w\-@]{0,24}\s*[:=]\s*)(?=[-+\u2212]?\d)")
+# numbers their names set, two or more (one, ``layer=1``, ``lr=0.01``, names a setting)
+ASSIGNED = re.compile(r"^\s*[^\W\d_][\w\-@]{0,24}\s*=\s*[-+\u2212]?\d[\d.,]*\s*%?"
+                      r"(?:\s+[^\W\d_][\w\-@]{0,24}\s*=\s*[-+\u2212]?\d[\d.,]*\s*%?)+\s*$")
 
 
 def is_numeric(text: str) -> bool:
     """A cell that holds numbers only (``96.1 ± 0.2``, ``**11.2M**``, ``[0.71, 1.18]``,
-    ``0.13s``), or a number its metric's name introduces (``Acc: 81.0 %``)."""
-    rest = NUMBER_TEXT.sub(" ", NAMED_NUMBER.sub("", text))
+    ``0.13s``), or numbers their metrics' names introduce (``Acc: 81.0 %``, ``mae=0.4109 <br>
+    mse=0.3924``)."""
+    if ASSIGNED.match(text):
+        return True
+    rest = NUMBER_TEXT.sub(" ", NEXT_NAMED.sub(" ", NAMED_NUMBER.sub("", text)))
     words = re.findall(r"[^\W\d_]+", rest)
     has_digit = any(char.isdigit() for char in text)
     return has_digit and all(word in ("pp", "M", "K", "B", "x", "CI", "s", "ms", "h", "min")
@@ -119,17 +127,24 @@ SEPARATOR = re.compile(r"\s*(?:/|,|;)\s*")
 
 def segments(text: str, statements: list) -> list[tuple[int, int]]:
     """Each statement's part of a cell holding several, split where a ``/``, ``,`` or ``;``
-    parts them (``76.2 / 93.0``, ``21.9% top-1, 5.79% top-5``); the whole cell for each when
-    nothing does."""
+    parts them (``76.2 / 93.0``, ``21.9% top-1, 5.79% top-5``) or the next one's name begins
+    (``mae=0.4109 mse=0.3924``); the whole cell for each when nothing does."""
     cuts: list[tuple[int, int]] = []
     for left, right in zip(statements, statements[1:], strict=False):
         found = SEPARATOR.search(text, left.end, right.start)
-        if found is None:
+        cut = found.span() if found else _named_next(text, left, right)
+        if cut is None:
             return [(0, len(text))] * len(statements)
-        cuts.append((found.start(), found.end()))
+        cuts.append(cut)
     starts = [0] + [end for _, end in cuts]
     ends = [start for start, _ in cuts] + [len(text)]
     return list(zip(starts, ends, strict=True))[:len(statements)]
+
+
+def _named_next(text: str, left, right) -> tuple[int, int] | None:
+    """The space before ``right``'s name, when a name introduces it right after ``left``."""
+    found = NEXT_NAMED.search(text, left.end)
+    return (found.start(), found.start(1)) if found and found.end() == right.start else None
 
 
 IN_TURN = re.compile(r"\(\s*([^()/]+?(?:\s*/\s*[^()/]+?)+)\s*\)"  # "(transfer/direct)"
