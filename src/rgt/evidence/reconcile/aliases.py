@@ -56,7 +56,10 @@ def aliased(site: Site, vocabulary: Vocabulary) -> frozenset[str] | None:
             if pinned is not None and not pinned:
                 return frozenset()
         elif level.tier in WEAK and pinned:
-            for named in alias_sets(level.text, vocabulary):
+            sets = alias_sets(level.text, vocabulary)
+            # the nearest heading first: a section's ``Part Segmentation (ShapeNet)`` over the
+            # document title's ``PointNet++``
+            for named in reversed(sets) if level.tier == "scope" else sets:
                 pinned = pinned & named if pinned & named else pinned
     return pinned
 

@@ -34,6 +34,9 @@ DROPPED = re.compile(
     rf"\\(?:(?:{ONE_ARGUMENT})\*?\s*(?:\[[^\]]*\]\s*)?\{{[^{{}}]*\}}|"
     rf"(?:{TWO_ARGUMENTS})\*?\s*(?:\[[^\]]*\]\s*)?(?:\{{[^{{}}]*\}}\s*){{2}})"
 )
+# A box's placement and width (``\begin{minipage}[b]{0.42\linewidth}``): layout, no number
+BOX = re.compile(r"\\begin\s*\{(?:minipage|subfigure|subtable|wrapfigure|wraptable)\}\s*"
+                 r"(?:\[[^\]]*\]\s*)*(?:\{[^{}]*\}\s*){0,2}")
 # A length given without braces: \vskip 0.15in, \hspace 2mm.
 LENGTH = re.compile(r"\\(?:vskip|hskip|vspace|hspace|kern)\*?\s*-?[\d.]+\s*"
                     r"(?:in|cm|mm|pt|em|ex|bp|pc|sp)\b")
@@ -105,7 +108,7 @@ def check_braces(lines: list[str], source: str) -> None:
 
 def plain(text: str) -> str:
     """LaTeX source as the plain text it typesets to (near enough to read numbers)."""
-    text = DROPPED.sub(" ", LENGTH.sub(" ", text))
+    text = DROPPED.sub(" ", LENGTH.sub(" ", BOX.sub(" ", text)))
     for pattern, replacement in SIMPLE:
         text = pattern.sub(replacement, text)
     return re.sub(r"[ \t]+", " ", text).strip()

@@ -127,15 +127,31 @@ class Vocabulary:
         return key
 
     def find(self, text: str) -> list[Hit]:
-        """Every phrase occurrence in ``text`` (folded), leftmost-longest, not overlapping."""
+        """Every phrase occurrence in ``text`` (folded), leftmost-longest, not overlapping —
+        unless a longer phrase starts inside one whose first words are a phrase too
+        (``MNIST GC32-P4-GC64-P4-FC512``: ``MNIST`` and the architecture, not ``MNIST GC32``)."""
         if not self.phrases:
             return []
-        hits = []
-        for match in self.pattern().finditer(fold(text)):
-            key = self._key(match.group(0))
-            hits.append(Hit(match.start(), match.end(), self.phrases[key],
-                            frozenset(self.implied.get(key, ()))))
+        folded, hits, position = fold(text), [], 0
+        while (match := self.pattern().search(folded, position)) is not None:
+            spans = self._split(folded, match) or [match.span()]
+            hits += [self._hit(folded, start, end) for start, end in spans]
+            position = spans[-1][1]
         return hits
+
+    def _split(self, folded: str, match: re.Match) -> list[tuple[int, int]] | None:
+        """The match as two phrases, when a longer one starts at one of its inner words."""
+        for inner in re.finditer(r"(?<=\s)\S", match.group(0)):
+            start = match.start() + inner.start()
+            longer = self.pattern().match(folded, start)
+            head = folded[match.start():start].rstrip()
+            if longer and longer.end() > match.end() and self._key(head) in self.phrases:
+                return [(match.start(), match.start() + len(head)), longer.span()]
+        return None
+
+    def _hit(self, folded: str, start: int, end: int) -> Hit:
+        key = self._key(folded[start:end])
+        return Hit(start, end, self.phrases[key], frozenset(self.implied.get(key, ())))
 
     def uncovered(self, phrase: str) -> list[str]:
         """The words of ``phrase`` (two letters or more) that no name covers."""
