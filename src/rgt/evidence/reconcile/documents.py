@@ -9,6 +9,7 @@ from rgt.evidence.reconcile.blocks import Paragraph, Table
 from rgt.evidence.reconcile.csvdoc import csv_blocks
 from rgt.evidence.reconcile.latex import latex_blocks
 from rgt.evidence.reconcile.markdown import markdown_blocks
+from rgt.evidence.reconcile.rst import rst_blocks
 
 SUFFIXES = (".md", ".markdown", ".tex", ".txt", ".rst", ".csv", ".tsv")
 DEFAULT_DOCS = ("README.md", "paper", "docs")
@@ -51,4 +52,4 @@ def document_blocks(path: Path) -> list[Paragraph | Table]:
         return csv_blocks(text, source, "\t" if suffix == ".tsv" else ",")
     if suffix == ".tex":
         return latex_blocks(text, source)
-    return markdown_blocks(text)
+    return rst_blocks(text) if suffix == ".rst" else markdown_blocks(text)

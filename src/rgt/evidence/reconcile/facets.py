@@ -235,12 +235,33 @@ SUPERSEDED = re.compile(r"\b(?:previously|formerly|originally|before\s+(?:the|th
 LEAD = 25  # the end of the text before a clause that may qualify it: "(previously, "
 
 
+# a number the original paper reports, labelled so: "(paper: 0.815)"
+THE_PAPERS = re.compile(r"\b(?:paper|papers|reported|official|published)\s*[:=]\s*$", re.I)
+RANGE_DASH = re.compile(r"\d[-\u2013]$")  # the end of a range's first number, "81.2-"
+
+
+def in_a_range(site: Site) -> bool:
+    """One end of a range (``~81.9 (81.2-82.1)``): the spread of runs, not a result."""
+    level = site.levels[0]
+    if level.anchor is None:
+        return False
+    end = level.anchor + len(site.statement.parts[0].number.text)
+    return bool(RANGE_DASH.search(level.text[:level.anchor])) or bool(
+        re.match(r"[-\u2013]\d", level.text[end:end + 2]))
+
+
+def the_papers(site: Site) -> bool:
+    """A number labelled as the original paper's (``cora: 0.810 (paper: 0.815)``)."""
+    level = site.levels[0]
+    return level.anchor is not None and THE_PAPERS.search(level.text[:level.anchor]) is not None
+
+
 def excluded(site: Site) -> bool:
     """One seed's (or epoch's) number, an ablation's, a superseded one, one quoted from a
-    citation, or one of a list of results: not a claim's. Looked for in the clause (or cell
-    and row), a short opening phrase before it, a citation right after it (``95.3% (He et al.,
-    2016)``), the sentence."""
-    if in_a_list(site):
+    citation or labelled as the paper's, an end of a range, or one of a list of results: not
+    a claim's. Looked for in the clause (or cell and row), a short opening phrase before it, a
+    citation right after it (``95.3% (He et al., 2016)``), the sentence."""
+    if in_a_list(site) or in_a_range(site) or the_papers(site):
         return True
     near = [level for level in site.levels if level.tier in ("clause", "cell", "row")]
     for level in near:

@@ -25,12 +25,14 @@ INDENTED = re.compile(r"^(?: {4}|\t)")  # an indented code block (Markdown, reST
 # a heading that states a result, a metric's name set to a number (``Replicate "bpc = 1.06"``):
 # read as a line of prose too
 STATES_A_RESULT = re.compile(r"[^\W\d_][\w\-@]*\s*=\s*[-+\u2212]?\d")
+SETEXT = re.compile(r"^ {0,3}(=+|-+)\s*$")  # the line under a heading's text: = level 1, - 2
 HORIZONTAL = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
 CAPTION = re.compile(r"^\W*(?:table|tab\.)\s*\d*\b", re.IGNORECASE)
 INTRODUCES = re.compile(r":\s*$")
 HTML_TABLE = re.compile(r"^\s*<table\b", re.IGNORECASE)
 OUTPUT_INTRO = re.compile(r"\b(?:should\s+(?:give|print|output|show|see)|gives|outputs?|prints|"
-                          r"you\s+(?:should|will)\s+see|expected\s+output)\b[^.]*:\s*$", re.I)
+                          r"you\s+(?:should|will)\s+see|expected\s+output)\b[^.]*:\s*$"
+                          r"|^\W*results?\b[^.]*:\s*$", re.I)  # "Results (10 epochs):"
 POINTS_BACK = re.compile(r"\s*(?:this|it|these|that|they)\b", re.IGNORECASE)
 CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 # `enwik8`, `wikitext-103`: one word, a name (`dqn_atari.py`, a file, is not read)
@@ -57,6 +59,13 @@ def _link_name(match: re.Match) -> str:
     if not BARE_LINK_TEXT.fullmatch(text) or not name or re.search(r"\d\.\d", name):
         return text
     return name
+
+
+def _output_line(line: str) -> str:
+    """A line of output as prose: a clause of its own (``* cora: ~0.8330`` names its number,
+    not the next line's ``citeseer``)."""
+    text = inline(LIST_ITEM.sub("", line, count=1)).rstrip()
+    return f"{text};" if text and text[-1] not in ".;:," else text
 
 
 def _code(match: re.Match, names: bool) -> str:
@@ -146,7 +155,7 @@ class MarkdownReader:
         self._skip_until(r"^\s*" + re.escape(FENCE.match(line).group(1)))
         if OUTPUT_INTRO.search(intro):
             for number in range(start + 1, self.index - 1):
-                self.blocks.prose(number + 1, inline(self.lines[number]))
+                self.blocks.prose(number + 1, _output_line(self.lines[number]))
         self.blocks.close()
         self.after_code = INTRODUCES.search(intro) is not None
 
@@ -177,10 +186,10 @@ class MarkdownReader:
         self._note_context(line)
         heading = HEADING.match(line)
         if heading:
-            self.blocks.heading(len(heading.group(1)), inline(heading.group(2)))
-            if STATES_A_RESULT.search(heading.group(2)):
-                self.blocks.prose(self.index + 1, inline(heading.group(2)))
-                self.blocks.close()
+            self._heading(len(heading.group(1)), heading.group(2))
+        elif self._setext_at(self.index):
+            self._heading(1 if "=" in self.lines[self.index + 1] else 2, line.strip())
+            self.index += 1
         elif not line.strip() or HORIZONTAL.match(line):
             self.blocks.close()
         else:
@@ -191,6 +200,20 @@ class MarkdownReader:
                 self.blocks.reopen()
             self.after_code = False
             self.blocks.prose(self.index + 1, inline(LIST_ITEM.sub("", text, count=1)))
+
+    def _heading(self, level: int, text: str) -> None:
+        self.blocks.heading(level, inline(text))
+        if STATES_A_RESULT.search(text):
+            self.blocks.prose(self.index + 1, inline(text))
+            self.blocks.close()
+
+    def _setext_at(self, index: int) -> bool:
+        """A line of text over ``===`` or ``---``, starting no paragraph's second line: a
+        heading (``Results`` over ``-------``)."""
+        following = self.lines[index + 1] if index + 1 < len(self.lines) else ""
+        line = self.lines[index]
+        return bool(SETEXT.match(following)) and bool(line.strip()) and not LIST_ITEM.match(
+            line) and self.blocks.current is None and not line.startswith((" ", "\t", ">"))
 
     def _is_table(self, index: int) -> bool:
         line = self.lines[index]

@@ -1,0 +1,192 @@
+"""reStructuredText as blocks: what a Markdown reader does not know of it.
+
+Section titles underlined (and perhaps overlined) with punctuation, their level the order in
+which each style first appears; grid tables (``+----+`` borders, ``+====+`` under the header
+rows) and simple tables (``====  ====`` borders); hyperlinks `` `text <url>`_ `` read as their
+text, ``literals`` as their content; comments (``.. anything``) not read, a directive's body
+(``.. note::``) read as prose. Everything else reads as Markdown does.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rgt.evidence.reconcile.blocks import Cell, Paragraph, Table
+from rgt.evidence.reconcile.markdown import MarkdownReader, inline
+from rgt.evidence.reconcile.tables import is_numeric
+
+UNDERLINE = re.compile(r"^([=\-~^\"'`#*+:.])\1{2,}\s*$")
+GRID_BORDER = re.compile(r"^\s*\+(?:[-=]+\+)+\s*$")
+SIMPLE_BORDER = re.compile(r"^\s*=+(?:\s+=+)+\s*$")
+COMMENT = re.compile(r"^\.\.(?:\s|$)(?!.*::)")
+DIRECTIVE = re.compile(r"^\.\.\s+[\w-]+::")
+RST_INLINE = [
+    (re.compile(r"`([^`<]+?)\s*<[^>]*>`__?"), r"\1"),  # `text <url>`_
+    (re.compile(r"``([^`]+)``"), r"`\1`"),  # ``literal``: Markdown's code span
+    (re.compile(r":\w+:`([^`]*)`"), r"\1"),  # :ref:`text`
+]
+
+
+def as_markdown(text: str) -> str:
+    """reST's inline markup as Markdown's (hyperlinks as their text, literals as code)."""
+    for pattern, replacement in RST_INLINE:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def rst_inline(text: str, names: bool = False) -> str:
+    """A line of reST as plain text."""
+    return inline(as_markdown(text), names)
+
+
+class RstReader(MarkdownReader):
+    """Walks the lines of one reST document."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.styles: list[str] = []  # the title styles, in the order they first appear
+
+    def _step(self, line: str) -> None:
+        if GRID_BORDER.match(line):
+            self._grid_table()
+        elif SIMPLE_BORDER.match(line) and self._simple_table_follows():
+            self._simple_table()
+        elif self._title_at(self.index):
+            self._title()
+        elif COMMENT.match(line):
+            self._skip_comment()
+        elif DIRECTIVE.match(line):
+            self.blocks.close()
+            self.index += 1
+        else:
+            super()._step(line)
+
+    def _title_at(self, index: int) -> bool:
+        """A line of text underlined with punctuation at least as long (an overline may be
+        above it)."""
+        if index + 1 >= len(self.lines):
+            return False
+        text, under = self.lines[index], self.lines[index + 1]
+        return bool(text.strip()) and not UNDERLINE.match(text) and \
+            UNDERLINE.match(under) is not None and len(under.rstrip()) >= len(text.rstrip())
+
+    def _title(self) -> None:
+        style = self.lines[self.index + 1].strip()[0]
+        overlined = self.index > 0 and UNDERLINE.match(self.lines[self.index - 1]) is not None
+        key = style + ("o" if overlined else "")
+        if key not in self.styles:
+            self.styles.append(key)
+        self.blocks.heading(self.styles.index(key) + 1, rst_inline(self.lines[self.index]))
+        self.index += 2
+
+    def _skip_comment(self) -> None:
+        """A comment and the lines indented under it."""
+        self.blocks.close()
+        self.index += 1
+        while self.index < len(self.lines) and self.lines[self.index].startswith((" ", "\t")):
+            self.index += 1
+
+    def _text(self, line: str) -> None:
+        if UNDERLINE.match(line):  # an overline, or a transition: no text
+            self.blocks.close()
+            return
+        super()._text(as_markdown(line))
+
+    def _grid_table(self) -> None:
+        """A grid table: columns where its first border has ``+``; a row ends at a border;
+        rows above the ``+====+`` border are header rows."""
+        border = self.lines[self.index]
+        cuts = [i for i, char in enumerate(border) if char == "+"]
+        start, header, rows, pending, header_done = self.index, [], [], [], False
+        self.index += 1
+        while self.index < len(self.lines) and (GRID_BORDER.match(self.lines[self.index]) or
+                                                 self.lines[self.index].lstrip().startswith("|")):
+            line = self.lines[self.index]
+            if GRID_BORDER.match(line):
+                if pending:
+                    (rows if header_done else header).append(_joined(pending))
+                pending = []
+                header_done = header_done or "=" in line
+            else:
+                pending.append((self.index + 1, _grid_cells(line, cuts)))
+            self.index += 1
+        if not header_done:
+            rows, header = header, []
+        while rows and not any(is_numeric(cell.text) for cell in rows[0]):
+            header.append(rows.pop(0))  # a row of names under the header (``A2C`` / ``gSDE``)
+        self.table_line = start + 1
+        self.blocks.table(Table(_header(header, len(cuts) - 1), rows, self._caption()))
+
+    def _simple_table_follows(self) -> bool:
+        return any(SIMPLE_BORDER.match(line) for line in self.lines[self.index + 1:
+                                                                      self.index + 4])
+
+    def _simple_table(self) -> None:
+        """A simple table: columns under the ``====`` runs of its first border; the rows
+        above its second border are header rows; it ends at its last border."""
+        border = self.lines[self.index]
+        spans = [match.span() for match in re.finditer(r"=+", border)]
+        start, blocks, current = self.index, [], []
+        self.index += 1
+        while self.index < len(self.lines):
+            line = self.lines[self.index]
+            if SIMPLE_BORDER.match(line):
+                blocks.append(current)
+                current = []
+                if len(blocks) == 2 and not self._more_rows():
+                    self.index += 1
+                    break
+                if len(blocks) == 3:
+                    self.index += 1
+                    break
+            elif line.strip():
+                current.append([Cell(rst_inline(_span(line, span, last=i == len(spans) - 1),
+                                                names=True).strip(), self.index + 1)
+                                for i, span in enumerate(spans)])
+            self.index += 1
+        header_rows, rows = (blocks[0], blocks[1]) if len(blocks) > 1 and blocks[1] \
+            else ([], blocks[0] if blocks else [])
+        self.table_line = start + 1
+        header = [" ".join(row[j].text for row in header_rows if row[j].text).strip()
+                  for j in range(len(spans))]
+        self.blocks.table(Table(header, rows, self._caption()))
+
+    def _more_rows(self) -> bool:
+        """After a simple table's second border, whether body rows and a third border
+        follow (the second border closed the header)."""
+        for line in self.lines[self.index + 1:]:
+            if not line.strip():
+                return False
+            if SIMPLE_BORDER.match(line):
+                return True
+        return False
+
+
+def _grid_cells(line: str, cuts: list[int]) -> list[str]:
+    return [line[left + 1:right] if right <= len(line) else line[left + 1:]
+            for left, right in zip(cuts, cuts[1:], strict=False)]
+
+
+def _joined(lines: list[tuple[int, list[str]]]) -> list[Cell]:
+    """One grid row from its text lines: each column's lines joined, on the row's first line."""
+    width = max(len(cells) for _, cells in lines)
+    first = lines[0][0]
+    return [Cell(rst_inline(" ".join(cells[j].strip(" |") for _, cells in lines
+                                     if j < len(cells)), names=True).strip(), first)
+            for j in range(width)]
+
+
+def _header(rows: list[list[Cell]], width: int) -> list[str]:
+    """Each column's header, its header rows' texts joined (``A2C`` over ``Gaussian``)."""
+    return [" ".join(row[j].text for row in rows if j < len(row) and row[j].text).strip()
+            for j in range(width)]
+
+
+def _span(line: str, span: tuple[int, int], last: bool) -> str:
+    start, end = span
+    return line[start:] if last else line[start:end + 1]
+
+
+def rst_blocks(text: str) -> list[Paragraph | Table]:
+    """The blocks of a reST document."""
+    return RstReader(text).read()
