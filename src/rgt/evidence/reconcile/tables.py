@@ -162,12 +162,28 @@ def in_turn(header: str, count: int) -> tuple[str, list[str]]:
     return (header[:match.start()] + " " + header[match.end():]).strip(), names
 
 
+# a header saying its cells' parentheses hold the spread: "Valid ROC-AUC (STD)", "mean (s.d.)"
+SPREAD_HEADER = re.compile(r"\(\s*(?:std|sd|s\.d\.|stdev|sem|s\.e\.m\.|se|standard\s+"
+                           r"(?:deviation|error))\s*\)", re.IGNORECASE)
+VALUE_AND_PARENTHESIS = re.compile(r"^(\s*[-+\u2212]?\d[\d.,]*\s*%?\s*)\((\s*\d[\d.,]*\s*%?\s*)\)")
+
+
+def spread_in_parentheses(header: str, text: str) -> str:
+    """A cell ``0.8155 (0.0015)`` under a header naming the spread in parentheses
+    (``ROC-AUC (STD)``) read as ``0.8155 ±0.0015`` (the same length: offsets hold)."""
+    match = VALUE_AND_PARENTHESIS.match(text)
+    if not SPREAD_HEADER.search(header) or match is None:
+        return text
+    return f"{match.group(1)}\u00b1{match.group(2)} {text[match.end():]}"
+
+
 def _cell_sites(table: Table, cell: Cell, row: tuple[str, str], header: str,
                 column: int) -> list[Site]:
     label, corner = row  # the row's name, and the header over the names (``Model(CIFAR-100)``)
     unit = declared_unit(header, label, table.caption)
     where = f"{label} | {header}: {cell.text.strip()}"
-    statements = find_statements(cell.text, integers=True)
+    text = spread_in_parentheses(header, cell.text)
+    statements = find_statements(text, integers=True)
     parts = segments(cell.text, statements)
     split = len(set(parts)) == len(parts)
     header, names = in_turn(header, len(statements)) if split else (header, [""] * len(parts))
