@@ -17,8 +17,11 @@ silent no-op.
 
 from __future__ import annotations
 
+import re
+
 from rgt.deliver.inputs import DeliveryError
 from rgt.evidence.reconcile.latex import plain
+from rgt.evidence.reconcile.markdown import inline
 from rgt.evidence.reconcile.statistics import measure
 from rgt.evidence.reconcile.text import fold
 from rgt.evidence.reconcile.vocabulary import OTHER, SYNONYMS, Vocabulary, base_vocabulary
@@ -166,10 +169,16 @@ def worded_claims(claims: list[dict], worded: dict[str, set[str]]) -> set[str]:
 
 def alias_index(claims: list[dict]) -> dict[str, list[dict]]:
     """Folded alias -> the claims that carry it; an alias written in LaTeX
-    (``\\Cref{alg:full}``, ``4K, $k=2$``) as the text it typesets to, as a document's is read."""
+    (``\\Cref{alg:full}``, ``4K, $k=2$``) or Markdown (`` `roberta.base` ``, ``**Ours**``) as the
+    text it renders to, as a document's is read."""
     index: dict[str, list[dict]] = {}
     for claim in claims:
         for alias in claim.get("aliases") or []:
-            text = plain(alias) if "\\" in alias or "$" in alias else alias
-            index.setdefault(" ".join(fold(text).split()), []).append(claim)
+            index.setdefault(" ".join(fold(_rendered(alias)).split()), []).append(claim)
     return index
+
+
+def _rendered(alias: str) -> str:
+    if "\\" in alias or "$" in alias:
+        return plain(alias)
+    return inline(alias, names=True) if re.search(r"`|\*\*|__|<\w", alias) else alias

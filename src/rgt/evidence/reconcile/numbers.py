@@ -15,7 +15,8 @@ from dataclasses import dataclass
 MINUS = "\u2212"
 MULTIPLIERS = {"K": 1e3, "k": 1e3, "M": 1e6, "B": 1e9}
 NUMBER = re.compile(
-    r"(?<![\w.,/^])(?<![A-Za-z]-)(?P<sign>[-+\u2212])?"
+    # after a slash only when a number is before it (``88.9/94.6``, not a path's ``v/1.5``)
+    r"(?<![\w.,^])(?<![^\d%]/)(?<!^/)(?<![A-Za-z]-)(?P<sign>[-+\u2212])?"
     r"(?P<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.(?P<decimals>\d+))?)"
     r"(?P<suffix>\s?%|\s?pp\b|[KkMB]\b)?"
     r"(?![\w.]*\d)(?![eE][-+]?\d)"

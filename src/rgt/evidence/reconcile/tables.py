@@ -148,7 +148,7 @@ def _named_next(text: str, left, right) -> tuple[int, int] | None:
 
 
 IN_TURN = re.compile(r"\(\s*([^()/]+?(?:\s*/\s*[^()/]+?)+)\s*\)"  # "(transfer/direct)"
-                     r"|^\s*([^\s/]+(?:\s*/\s*[^\s/]+)+)\s*$")  # "Top1/Top5"
+                     r"|(?:^|(?<=\s))([^\s/()]+(?:\s*/\s*[^\s/()]+)+)\s*$")  # "SQuAD 1.1 EM/F1"
 
 
 def in_turn(header: str, count: int) -> tuple[str, list[str]]:
