@@ -146,7 +146,13 @@ def project_vocabulary(claims: list[dict], names: dict, source: str) -> Vocabula
         vocabulary.add(alias, "claims", own | worded_claims(claims, worded[alias]))
         if alias not in metric_names:  # a name of its own: the claims that carry it first
             vocabulary.add(alias, "own", own)
+        if not any(_has_interval(claim) for claim in aliased):
+            vocabulary.forget(alias, "role")  # ``High`` (RACE's) names a claim, no CI bound
     return vocabulary
+
+
+def _has_interval(claim: dict) -> bool:
+    return str((claim.get("variance") or {}).get("type", "")).startswith("ci")
 
 
 def worded_claims(claims: list[dict], worded: dict[str, set[str]]) -> set[str]:

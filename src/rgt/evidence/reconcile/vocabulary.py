@@ -92,6 +92,12 @@ class Vocabulary:
         named.setdefault(facet, set()).update(values)
         self._pattern = None
 
+    def forget(self, phrase: str, facet: str) -> None:
+        """Let ``phrase`` no longer name ``facet`` (an alias overriding a common word's)."""
+        named = self.phrases.get(" ".join(fold(phrase).split()), {})
+        if named.pop(facet, None) is not None:
+            self._pattern = None
+
     def add_all(self, facet: str, table: dict[str, list[str]]) -> None:
         """Add every phrase of ``{value: [phrases]}`` for ``facet``."""
         for value, phrases in table.items():
