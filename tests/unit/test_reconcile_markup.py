@@ -1,6 +1,8 @@
 """How documents write their tables and headings, read as a reader sees them: a delimiter row
 of one hyphen a cell, cells of numbers their names set, config links naming a table's runs,
-headings that are about training or that state a result, LaTeX boxes, names inside names.
+headings that are about training or that state a result, LaTeX boxes, names inside names, reST
+grid and simple tables, setext headings, output under ``Results:``, the paper's numbers and
+ranges beside a result, spreads in parentheses, slashed numbers, aliases in Markdown.
 The snippets follow shapes of the real corpus's development part
 (tests/data/reconcile_real/dev), with numbers of their own."""
 
@@ -13,6 +15,7 @@ from rgt.evidence.reconcile.blocks import Table
 from rgt.evidence.reconcile.latex import plain
 from rgt.evidence.reconcile.markdown import markdown_blocks
 from rgt.evidence.reconcile.names import project_vocabulary
+from rgt.evidence.reconcile.rst import rst_blocks
 
 SCRIPTS = [claim("cifar10", name, "accuracy", value, [f"{name}.py", "Mean accuracy"])
            for name, value in (("fast94", 94.01), ("fast96", 96.00))]
@@ -172,3 +175,146 @@ def test_the_nearest_headings_alias_decides_a_cells_experiment(tmp_path):
     clean = run(tmp_path, PARTS, NEAREST)
     assert clean["drift"] == []
     assert {item["claim"] for item in clean["matched"]} == {"shapenet/ssg/class_miou/test"}
+
+
+RETURNS = [claim(env.lower(), variant, "episodic_return", value, [env, label],
+                 variance={"type": "std", "value": spread}, n=6, unit=None)
+           for env, variant, label, value, spread in (
+               ("HalfCheetah", "a2c_gaussian", "A2C Gaussian", 2003, 54),
+               ("HalfCheetah", "a2c_gsde", "A2C gSDE", 2032, 122),
+               ("Ant", "a2c_gaussian", "A2C Gaussian", 2286, 72),
+               ("Ant", "a2c_gsde", "A2C gSDE", 2443, 89))]
+GRID = """\
+Results
+-------
+
+PyBullet Environments
+^^^^^^^^^^^^^^^^^^^^^
+
+Results on the PyBullet benchmark (2M steps) using 6 seeds.
+The complete learning curves are available in the `associated issue #48 <https://x.org/48>`_.
+
+.. note::
+
+  Hyperparameters from the `gSDE paper <https://arxiv.org/abs/2005.05719>`_ were used.
+
++--------------+--------------+--------------+
+| Environments | A2C          | A2C          |
++==============+==============+==============+
+|              | Gaussian     | gSDE         |
++--------------+--------------+--------------+
+| HalfCheetah  | 2003 +/- 54  | 2032 +/- 122 |
++--------------+--------------+--------------+
+| Ant          | 2286 +/- 72  | 2443 +/- 89  |
++--------------+--------------+--------------+
+"""
+
+
+def test_a_rest_grid_table_is_read_with_its_header_rows_and_section_titles():
+    (table,) = [block for block in rst_blocks(GRID) if isinstance(block, Table)]
+    assert table.header == ["Environments", "A2C Gaussian", "A2C gSDE"]
+    assert [[cell.text for cell in row] for row in table.rows] == [
+        ["HalfCheetah", "2003 +/- 54", "2032 +/- 122"], ["Ant", "2286 +/- 72", "2443 +/- 89"]]
+    assert [row[0].line for row in table.rows] == [19, 21]
+    assert table.scope == "Results / PyBullet Environments"
+
+
+def test_a_rest_grid_tables_values_spreads_and_seed_count_are_checked(tmp_path):
+    clean = run(tmp_path, RETURNS, GRID, "a2c.rst")
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert len(clean["matched"]) == 2 * len(RETURNS) + 1  # values, spreads, the seed count
+    drifted = run(tmp_path, RETURNS, GRID.replace("2286 +/- 72 ", "2290 +/- 72 ").replace(
+        "using 6 seeds", "using 7 seeds"), "a2c.rst")
+    assert ("a2c_gaussian", 21, "2290") in found(drifted)
+    assert {item["found"] for item in drifted["drift"]} == {"2290", "7 seeds"}
+
+
+def test_a_rest_simple_table_is_read():
+    text = ("=====  ========\nModel  Accuracy\n=====  ========\nOurs   91.2\nBase   89.0\n"
+            "=====  ========\n")
+    (table,) = [block for block in rst_blocks(text) if isinstance(block, Table)]
+    assert table.header == ["Model", "Accuracy"]
+    assert [[cell.text for cell in row] for row in table.rows] == [["Ours", "91.2"],
+                                                                   ["Base", "89.0"]]
+
+
+NODES = [claim(name, "gcn", "accuracy", value, ["GCN", name], unit=None)
+         for name, value in (("cora", 0.810), ("citeseer", 0.707), ("pubmed", 0.792))]
+SETEXT = """\
+Graph Convolutional Networks (GCN)
+============
+Summary
+-------
+* cora: ~0.810 (paper: 0.815)
+* citeseer: ~0.707 (paper: 0.703)
+* pubmed: ~0.792 (0.788-0.795) (paper: 0.790)
+"""
+
+
+def test_a_setext_heading_is_a_heading():
+    (paragraph, *_) = markdown_blocks(SETEXT)
+    assert paragraph.scope == "Graph Convolutional Networks (GCN) / Summary"
+    assert "Summary" not in paragraph.text
+
+
+def test_the_papers_number_and_a_range_of_runs_beside_a_result_are_left_alone(tmp_path):
+    clean = run(tmp_path, NODES, SETEXT)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert {item["found"] for item in clean["matched"]} == {"0.810", "0.707", "0.792"}
+    drifted = run(tmp_path, NODES, SETEXT.replace("~0.707", "~0.709"))
+    assert found(drifted) == {("gcn", 6, "0.709")}
+
+
+OUTPUT = """\
+Run with following (available dataset: "cora", "citeseer", "pubmed")
+
+Results:
+```
+* cora: ~0.810
+* citeseer: ~0.707
+```
+"""
+
+
+def test_a_code_block_under_results_is_output_each_line_naming_its_own_number(tmp_path):
+    clean = run(tmp_path, NODES, OUTPUT)
+    assert found(clean, "matched") == {("gcn", 5, "0.810"), ("gcn", 6, "0.707")}
+    assert found(run(tmp_path, NODES, OUTPUT.replace("0.707", "0.701"))) == {("gcn", 6, "0.701")}
+
+
+def test_a_cell_holding_its_spread_in_parentheses_under_a_header_saying_so(tmp_path):
+    claims = [claim("credit", "gru", "roc_auc", 0.8155, ["GRU 1-layer", "Valid ROC-AUC (STD)"],
+                    variance={"type": "std", "value": 0.0015}, unit=None)]
+    text = ("\\begin{tabular}{ | l | c | }\n"
+            "\\textbf{Encoder} & \\textbf{Valid ROC-AUC (STD)} \\\\\n\\hline\n"
+            "\\textbf{GRU 1-layer} & 0.8155 (0.0015) \\\\\n\\end{tabular}\n")
+    clean = run(tmp_path, claims, text, "paper.tex")
+    assert clean["drift"] == [] and {item["found"] for item in clean["matched"]} == {
+        "0.8155", "\u00b1 0.0015"}
+    drifted = run(tmp_path, claims, text.replace("(0.0015)", "(0.0018)"), "paper.tex")
+    assert [item["found"] for item in drifted["drift"]] == ["\u00b1 0.0018"]
+
+
+READING = [claim(exp, "large", metric, value, ["`roberta.large`", header], split="dev",
+                 id=f"{exp}/large/{metric}/dev")
+           for exp, header, metric, value in (
+               ("squad1", "SQuAD 1.1 EM/F1", "em", 88.9), ("squad1", "SQuAD 1.1 EM/F1", "f1", 94.6),
+               ("race", "High", "accuracy", 81.3))]
+SLASHED = """\
+_(dev set, no additional data used)_
+
+Model | SQuAD 1.1 EM/F1 | High
+---|---|---
+`roberta.large` | 88.9/94.6 | 81.3
+"""
+
+
+def test_markdown_aliases_slashed_numbers_and_a_bound_word_naming_a_claim(tmp_path):
+    clean = run(tmp_path, READING, SLASHED)
+    assert clean["drift"] == []
+    assert {(item["claim"], item["found"]) for item in clean["matched"]} == {
+        ("squad1/large/em/dev", "88.9"), ("squad1/large/f1/dev", "94.6"),
+        ("race/large/accuracy/dev", "81.3")}
+    drifted = run(tmp_path, READING, SLASHED.replace("88.9/94.6", "88.9/94.1"))
+    assert [(item["claim"], item["found"]) for item in drifted["drift"]] == [
+        ("squad1/large/f1/dev", "94.1")]
