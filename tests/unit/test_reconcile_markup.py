@@ -229,6 +229,13 @@ def test_a_rest_grid_tables_values_spreads_and_seed_count_are_checked(tmp_path):
     assert {item["found"] for item in drifted["drift"]} == {"2290", "7 seeds"}
 
 
+def test_a_rest_simple_table_without_a_header_ends_at_its_second_border():
+    text = "=====  ========\nOurs   91.2\nBase   89.0\n=====  ========\n\nWe use 5 GPUs.\n"
+    table, paragraph = rst_blocks(text)
+    assert table.header == ["", ""] and len(table.rows) == 2
+    assert paragraph.text == "We use 5 GPUs."
+
+
 def test_a_rest_simple_table_is_read():
     text = ("=====  ========\nModel  Accuracy\n=====  ========\nOurs   91.2\nBase   89.0\n"
             "=====  ========\n")

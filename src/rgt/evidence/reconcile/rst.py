@@ -123,38 +123,31 @@ class RstReader(MarkdownReader):
 
     def _simple_table(self) -> None:
         """A simple table: columns under the ``====`` runs of its first border; the rows
-        above its second border are header rows; it ends at its last border."""
-        border = self.lines[self.index]
-        spans = [match.span() for match in re.finditer(r"=+", border)]
-        start, blocks, current = self.index, [], []
+        above its second border are header rows when a third closes the body."""
+        spans = [match.span() for match in re.finditer(r"=+", self.lines[self.index])]
+        start, groups, current = self.index, [], []
         self.index += 1
         while self.index < len(self.lines):
             line = self.lines[self.index]
+            self.index += 1
             if SIMPLE_BORDER.match(line):
-                blocks.append(current)
+                groups.append(current)
                 current = []
-                if len(blocks) == 2 and not self._more_rows():
-                    self.index += 1
-                    break
-                if len(blocks) == 3:
-                    self.index += 1
+                if len(groups) == 2 or not self._rows_then_border(self.index):
                     break
             elif line.strip():
-                current.append([Cell(rst_inline(_span(line, span, last=i == len(spans) - 1),
-                                                names=True).strip(), self.index + 1)
+                current.append([Cell(rst_inline(_span(line, span, i == len(spans) - 1),
+                                                names=True).strip(), self.index)
                                 for i, span in enumerate(spans)])
-            self.index += 1
-        header_rows, rows = (blocks[0], blocks[1]) if len(blocks) > 1 and blocks[1] \
-            else ([], blocks[0] if blocks else [])
+        header_rows, rows = (groups[0], groups[1]) if len(groups) == 2 else ([], groups[0])
         self.table_line = start + 1
         header = [" ".join(row[j].text for row in header_rows if row[j].text).strip()
                   for j in range(len(spans))]
         self.blocks.table(Table(header, rows, self._caption()))
 
-    def _more_rows(self) -> bool:
-        """After a simple table's second border, whether body rows and a third border
-        follow (the second border closed the header)."""
-        for line in self.lines[self.index + 1:]:
+    def _rows_then_border(self, index: int) -> bool:
+        """Whether rows and another border follow ``index`` before a blank line."""
+        for line in self.lines[index:]:
             if not line.strip():
                 return False
             if SIMPLE_BORDER.match(line):
