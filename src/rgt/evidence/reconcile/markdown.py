@@ -47,7 +47,9 @@ INLINE = [
     # a venue citation, [CVPR'17], names a paper between a row label's words: not a name
     (re.compile(r"\[\s*[A-Za-z][\w-]*\s*'\d{2}\s*\]"), " "),
     (re.compile(r"<[^>]+>"), " "),  # HTML tags
-    (re.compile(r"\*\*|__|(?<!\w)\*(?!\s)|(?<!\s)\*(?!\w)|`"), ""),  # emphasis, code marks
+    # emphasis (``_**0.2697**_`` too; not snake_case's underscores), code marks
+    (re.compile(r"\*\*|__|(?<!\w)\*(?!\s)|(?<!\s)\*(?!\w)|(?<!\w)_(?=\S)|(?<=\S)_(?!\w)|`"),
+     ""),
 ]
 
 

@@ -34,7 +34,7 @@ TEST_SETTING_BEFORE = re.compile(
     r"\s*[=<>\u2264\u2265]?\s*|\bpower\s*(?:of|=|:)?\s*)$", re.IGNORECASE)
 TEST_SETTING_AFTER = re.compile(r"\s*%?\s*(?:statistical\s+)?power\b", re.IGNORECASE)
 MONEY = re.compile(r"[$\u20ac\u00a3]\s?$")
-SPREAD = re.compile(rf"\s*(?:\u00b1|\+/-|\+-)\s*(?P<num>{VALUE})"
+SPREAD = re.compile(rf"\s*\(?\s*(?:\u00b1|\+/-|\+-)\s*(?P<num>{VALUE})"  # also "(±0.0004)"
                     # "mean 85.87 and std 0.07", "83.6, s.d. 0.2", "83.6 (std: 0.2)"
                     rf"|\s*(?:,|;|\band\b|\bwith\b|\()?\s*(?:an?\s+)?(?:std|s\.d\.|sd|stdev|"
                     rf"standard\s+deviation)\s*(?:of|=|:)?\s*(?P<worded>{VALUE})", re.IGNORECASE)
