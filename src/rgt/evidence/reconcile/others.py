@@ -22,24 +22,37 @@ def _says_nothing(text: str, claims: list[dict], vocabulary: Vocabulary) -> bool
                for hit in vocabulary.find(text))
 
 
+# a header or row label quoting a paper's numbers, in words no alias covers: "TD3 paper (DDPG)"
+PAPERS_WORDS = {"paper", "papers", "reported", "official", "original"}
+
+
+def _the_papers(text: str, vocabulary: Vocabulary) -> bool:
+    return bool(PAPERS_WORDS & set(vocabulary.uncovered(text)))
+
+
 def foreign_columns(table: Table, claims: list[dict], vocabulary: Vocabulary) -> set[int]:
     """The columns of other systems (``Baseline``, ``Cutout``, ``AutoAugment`` beside ``Fast
-    AutoAugment``): numeric columns whose header names nothing, in a table where another
-    column's header names claims by their aliases."""
+    AutoAugment``; ``TD3 paper (DDPG)`` beside ``Tianshou (1M)``): numeric columns whose
+    header names nothing, or quotes a paper, in a table where another column's header names
+    claims by their aliases."""
     labels = label_columns(table)
     numeric = [j for j in range(len(table.header)) if j not in labels]
-    named = {j for j in numeric if alias_sets(table.header[j], vocabulary)}
-    return {j for j in numeric if j not in named
-            and _says_nothing(table.header[j], claims, vocabulary)} if named else set()
+    named = {j for j in numeric if alias_sets(table.header[j], vocabulary)
+             and not _the_papers(table.header[j], vocabulary)}
+    return {j for j in numeric if j not in named and (
+        _the_papers(table.header[j], vocabulary)
+        or _says_nothing(table.header[j], claims, vocabulary))} if named else set()
 
 
 def foreign_rows(rows: set[str], claims: list[dict], vocabulary: Vocabulary) -> set[str]:
     """The row labels of other systems (``BERT-Large`` above ``XLNet-Large``, ``Paper (RA)``
-    above ``This code``): labels that name nothing, in a table where another row's label
-    names claims by their aliases."""
-    named = {row for row in rows if alias_sets(row, vocabulary)}
-    return {row for row in rows - named if row.strip()
-            and _says_nothing(row, claims, vocabulary)} if named else set()
+    above ``This code``): labels that name nothing, or quote a paper, in a table where another
+    row's label names claims by their aliases."""
+    named = {row for row in rows if alias_sets(row, vocabulary)
+             and not _the_papers(row, vocabulary)}
+    return {row for row in rows - named if row.strip() and (
+        _the_papers(row, vocabulary) or _says_nothing(row, claims, vocabulary))} if named \
+        else set()
 
 
 # words that say which aggregate or point a row is, not which system: no rival's name
