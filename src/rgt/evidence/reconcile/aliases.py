@@ -16,7 +16,7 @@ experiment's baseline, when its comparisons have one.
 from __future__ import annotations
 
 from rgt.evidence.reconcile.facets import Facet
-from rgt.evidence.reconcile.names import is_comparison
+from rgt.evidence.reconcile.names import alias_key, is_comparison
 from rgt.evidence.reconcile.sites import Site
 from rgt.evidence.reconcile.vocabulary import Vocabulary
 
@@ -101,3 +101,23 @@ def pinned_facets(pinned: frozenset[str], claims: list[dict]) -> dict[str, Facet
         if len(values) == 1 and None not in values:
             found[facet] = Facet(frozenset(values), True, "alias", frozenset(values))
     return found
+
+
+def plainly_named(site: Site, candidates: list[dict], vocabulary: Vocabulary) -> list[dict]:
+    """Of candidates the text around names none apart, the ones all of whose aliases it may
+    be using: a claim with a name of its own the text never says (``Legacy models``) is not
+    the one a table of the plain models speaks of."""
+    if len(candidates) < 2:
+        return candidates
+    named = [set(_folded_aliases(claim)) for claim in candidates]
+    shared = set.intersection(*named)
+    said = set().union(*(vocabulary.phrases_in(level.text) for level in site.levels))
+    if any((aliases - shared) & said for aliases in named):
+        return candidates  # the text names one apart: other rules decide
+    plain = [claim for claim, aliases in zip(candidates, named, strict=True)
+             if not aliases - shared]
+    return plain or candidates
+
+
+def _folded_aliases(claim: dict) -> list[str]:
+    return [alias_key(alias) for alias in claim.get("aliases") or []]

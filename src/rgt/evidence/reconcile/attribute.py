@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from rgt.evidence.reconcile.aliases import aliased, baseline_row, pinned_facets
+from rgt.evidence.reconcile.aliases import aliased, baseline_row, pinned_facets, plainly_named
 from rgt.evidence.reconcile.facets import (
     Facet,
     cited_subject,
@@ -314,9 +314,10 @@ def attribute(site: Site, claims: list[dict],
     role = next((word for word in ("from", "to") if word in statement.form), "")
     strong = "variant" in paired or all(
         facets[name].strong for name in ("metric", "variant") if name in facets)
+    candidates = named_by_aliases(
+        site, _candidates(site, claims, facets, wanted, role, vocabulary), facets, vocabulary)
     return statement, Attribution(
-        named_by_aliases(site, _candidates(site, claims, facets, wanted, role, vocabulary),
-                         facets, vocabulary),
+        plainly_named(site, candidates, vocabulary),
         consistent(claims, loosened(site, facets, vocabulary), wanted, role), strong, facets)
 
 

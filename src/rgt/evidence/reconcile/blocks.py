@@ -62,6 +62,11 @@ class Blocks:
         self.headings = [(lvl, txt) for lvl, txt in self.headings if lvl < level]
         self.headings.append((level, text.strip()))
 
+    def leave(self, level: int) -> None:
+        """The end of what the headings of ``level`` and below title (``</details>``)."""
+        self.close()
+        self.headings = [(lvl, txt) for lvl, txt in self.headings if lvl < level]
+
     def prose(self, line: int, text: str) -> None:
         """One line of prose, continuing the current paragraph."""
         if self.current is None:

@@ -30,6 +30,11 @@ HORIZONTAL = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
 CAPTION = re.compile(r"^\W*(?:table|tab\.)\s*\d*\b", re.IGNORECASE)
 INTRODUCES = re.compile(r":\s*$")
 HTML_TABLE = re.compile(r"^\s*<table\b", re.IGNORECASE)
+# a <details> block's <summary> titles what it folds away, to its </details>: a heading below
+# every Markdown one (``Legacy models``)
+SUMMARY = re.compile(r"^\s*(?:<details>\s*)?<summary>(.*?)</summary>\s*$", re.IGNORECASE)
+DETAILS_END = re.compile(r"^\s*</details>\s*$", re.IGNORECASE)
+DETAILS = 7
 OUTPUT_INTRO = re.compile(r"\b(?:should\s+(?:give|print|output|show|see)|gives|outputs?|prints|"
                           r"you\s+(?:should|will)\s+see|expected\s+output)\b[^.]*:\s*$"
                           r"|^\W*results?\b[^.]*:\s*$", re.I)  # "Results (10 epochs):"
@@ -140,6 +145,12 @@ class MarkdownReader:
                 self._skip_until("-->")
         elif HTML_TABLE.match(line):
             self._html_table()
+        elif SUMMARY.match(line):
+            self.blocks.heading(DETAILS, inline(SUMMARY.match(line).group(1)))
+            self.index += 1
+        elif DETAILS_END.match(line):
+            self.blocks.leave(DETAILS)
+            self.index += 1
         elif self._is_table(self.index):
             self._table()
         elif self.code_may_follow and INDENTED.match(line):

@@ -146,6 +146,11 @@ def project_vocabulary(claims: list[dict], names: dict, source: str) -> Vocabula
         vocabulary.add(alias, "claims", own | worded_claims(claims, worded[alias]))
         if alias not in metric_names:  # a name of its own: the claims that carry it first
             vocabulary.add(alias, "own", own)
+        variants = {claim["variant"] for claim in aliased if not is_comparison(claim)}
+        if len(variants) > 1 and vocabulary.only(alias, "variant"):
+            # an id's name (``yolox_s``) shared as an alias by several variants (YOLOX-s and
+            # its legacy run) names every one of them
+            vocabulary.add(alias, "variant", variants)
         if not any(_has_interval(claim) for claim in aliased):
             vocabulary.forget(alias, "role")  # ``High`` (RACE's) names a claim, no CI bound
     return vocabulary
@@ -180,8 +185,13 @@ def alias_index(claims: list[dict]) -> dict[str, list[dict]]:
     index: dict[str, list[dict]] = {}
     for claim in claims:
         for alias in claim.get("aliases") or []:
-            index.setdefault(" ".join(fold(_rendered(alias)).split()), []).append(claim)
+            index.setdefault(alias_key(alias), []).append(claim)
     return index
+
+
+def alias_key(alias: str) -> str:
+    """An alias as the vocabulary keys it: rendered, folded, its spaces collapsed."""
+    return " ".join(fold(_rendered(alias)).split())
 
 
 def _rendered(alias: str) -> str:

@@ -145,6 +145,11 @@ class Vocabulary:
             position = spans[-1][1]
         return hits
 
+    def phrases_in(self, text: str) -> set[str]:
+        """The phrases found in ``text``, as keys (singular, folded)."""
+        folded = fold(text)
+        return {self._key(folded[hit.start:hit.end]) for hit in self.find(text)}
+
     def _split(self, folded: str, match: re.Match) -> list[tuple[int, int]] | None:
         """The match as two phrases, when a longer one starts at one of its inner words."""
         for inner in re.finditer(r"(?<=\s)\S", match.group(0)):
