@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 from rgt.evidence.reconcile.blocks import Cell, Table
+from rgt.evidence.reconcile.text import marks
 
 
 @dataclass
@@ -25,7 +26,7 @@ class _Cell:
 
     @property
     def text(self) -> str:
-        return " ".join("".join(self.parts).split())
+        return marks(" ".join("".join(self.parts).split()))
 
 
 class _Reader(HTMLParser):

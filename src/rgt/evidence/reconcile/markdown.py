@@ -15,6 +15,7 @@ import re
 
 from rgt.evidence.reconcile.blocks import Blocks, Cell, Paragraph, Table
 from rgt.evidence.reconcile.htmltable import html_table
+from rgt.evidence.reconcile.text import marks
 
 FENCE = re.compile(r"^\s*(```|~~~)")
 HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -91,7 +92,7 @@ def inline(text: str, names: bool = False) -> str:
         text = LINK.sub(_link_name, text)
     for pattern, replacement in INLINE:
         text = pattern.sub(replacement, text)
-    return html.unescape(text)
+    return marks(html.unescape(text))
 
 
 def cells(line: str, number: int) -> list[Cell]:

@@ -54,9 +54,18 @@ def _header(table: Table, column: int) -> str:
     return table.header[column] if column < len(table.header) else ""
 
 
+CHECK = re.compile(r"\s*[\u2713\u2714\u2611]\s*")  # a ✓: the row is what its header says
+CROSS = re.compile(r"\s*[\u2717\u2718\u00d7\u2715]\s*")  # a ✗: it is not
+
+
 def _label(table: Table, column: int, text: str) -> str:
-    """A label cell as the row's name; a seed column's cell keeps its header (``seed 0``)."""
+    """A label cell as the row's name; a seed column's cell keeps its header (``seed 0``); a
+    ✓ under ``with registers`` names the row by that header, a ✗ by nothing."""
     header = _header(table, column)
+    if CHECK.fullmatch(text) and header:
+        return header
+    if CROSS.fullmatch(text) and header:
+        return ""
     return f"{header} {text}" if text and POINT_HEADER.match(header) else text
 
 

@@ -62,3 +62,16 @@ def clause_span(text: str, position: int, protected: list[tuple[int, int]],
             high = match.start()
             break
     return low, high
+
+
+# GitHub's check and cross emoji, as the marks they show
+EMOJI_MARKS = [
+    (re.compile(r":(?:white_check_mark|heavy_check_mark|ballot_box_with_check):"), "\u2713"),
+    (re.compile(r":(?:x|heavy_multiplication_x|negative_squared_cross_mark):"), "\u2717")]
+
+
+def marks(text: str) -> str:
+    """``:white_check_mark:`` as ✓, ``:x:`` as ✗."""
+    for pattern, mark in EMOJI_MARKS:
+        text = pattern.sub(mark, text)
+    return text
