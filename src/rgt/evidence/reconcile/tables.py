@@ -69,6 +69,13 @@ def _label(table: Table, column: int, text: str) -> str:
     return f"{header} {text}" if text and POINT_HEADER.match(header) else text
 
 
+def _marks_only(table: Table, column: int) -> bool:
+    """A column of ✓ and ✗ (``with registers``)."""
+    cells = [row[column].text for row in table.rows if column < len(row)]
+    return any(CHECK.fullmatch(text) for text in cells) and all(
+        CHECK.fullmatch(text) or CROSS.fullmatch(text) or not text.strip() for text in cells)
+
+
 def _is_group(row: list[Cell], labels: set[int]) -> bool:
     """A row naming a group of rows below it: only its first cell has text."""
     filled = [cell for cell in row if cell.text.strip()]
@@ -111,7 +118,8 @@ def table_sites(table: Table) -> list[Site]:
     labels = label_columns(table)
     names_of = headers(table)
     first = min((j for j in range(len(table.header)) if j not in labels), default=0)
-    corner = " ".join(_header(table, j) for j in sorted(labels) if j < first).strip()
+    marked = {j for j in labels if _marks_only(table, j)}  # its header names ✓ rows only
+    corner = " ".join(_header(table, j) for j in sorted(labels - marked) if j < first).strip()
     sites: list[Site] = []
     group, previous = "", {}
     for row in table.rows:
