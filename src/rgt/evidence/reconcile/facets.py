@@ -237,17 +237,26 @@ LEAD = 25  # the end of the text before a clause that may qualify it: "(previous
 
 # a number the original paper reports, labelled so: "(paper: 0.815)"
 THE_PAPERS = re.compile(r"\b(?:paper|papers|reported|official|published)\s*[:=]\s*$", re.I)
-RANGE_DASH = re.compile(r"\d[-\u2013]$")  # the end of a range's first number, "81.2-"
+# a range's ends: "81.2-82.1", "between 84% and 88%"
+RANGE_BEFORE = re.compile(r"\d[-\u2013]$|\bbetween\s+(?:[\d.,]+\s*%?\s+and\s+)?$", re.I)
+DASH_AFTER = re.compile(r"[-\u2013]\d")
+AND_AFTER = re.compile(r"\s*%?\s+and\s+[\d.,]+")
+BETWEEN = re.compile(r"\bbetween\s+$", re.I)
 
 
 def in_a_range(site: Site) -> bool:
-    """One end of a range (``~81.9 (81.2-82.1)``): the spread of runs, not a result."""
-    level = site.levels[0]
-    if level.anchor is None:
-        return False
-    end = level.anchor + len(site.statement.parts[0].number.text)
-    return bool(RANGE_DASH.search(level.text[:level.anchor])) or bool(
-        re.match(r"[-\u2013]\d", level.text[end:end + 2]))
+    """One end of a range (``~81.9 (81.2-82.1)``, ``between 84% and 88%``): the spread of
+    runs, not a result. Read in the clause and the sentence."""
+    width = len(site.statement.parts[0].number.text)
+    return any(level.anchor is not None and _range_end(level.text, level.anchor,
+                                                       level.anchor + width)
+               for level in site.levels[:2])
+
+
+def _range_end(text: str, start: int, end: int) -> bool:
+    before, after = text[:start], text[end:]
+    return bool(RANGE_BEFORE.search(before) or DASH_AFTER.match(after)
+                or (AND_AFTER.match(after) and BETWEEN.search(before)))
 
 
 def the_papers(site: Site) -> bool:

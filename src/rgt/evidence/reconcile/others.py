@@ -11,15 +11,15 @@ from rgt.evidence.reconcile.blocks import Table
 from rgt.evidence.reconcile.names import is_comparison
 from rgt.evidence.reconcile.sites import Site
 from rgt.evidence.reconcile.tables import label_columns, table_sites
-from rgt.evidence.reconcile.vocabulary import BASELINE, Vocabulary
+from rgt.evidence.reconcile.vocabulary import BASELINE, OTHER, Vocabulary
 
 
 def _says_nothing(text: str, claims: list[dict], vocabulary: Vocabulary) -> bool:
-    """No name in ``text`` (the word *baseline* counts as none where no claim is a
-    comparison)."""
+    """No name in ``text`` but another system's words (``Prev. SOTA``; the word *baseline* too,
+    where no claim is a comparison)."""
     compared = any(map(is_comparison, claims))
-    return all(hit.facets == {"variant": frozenset({BASELINE})} and not compared
-               for hit in vocabulary.find(text))
+    return all(hit.facets == {"variant": {OTHER}} or (
+        hit.facets == {"variant": {BASELINE}} and not compared) for hit in vocabulary.find(text))
 
 
 # a header or row label quoting a paper's numbers, in words no alias covers: "TD3 paper (DDPG)"
