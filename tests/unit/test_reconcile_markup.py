@@ -325,3 +325,135 @@ def test_markdown_aliases_slashed_numbers_and_a_bound_word_naming_a_claim(tmp_pa
     drifted = run(tmp_path, READING, SLASHED.replace("88.9/94.6", "88.9/94.1"))
     assert [(item["claim"], item["found"]) for item in drifted["drift"]] == [
         ("squad1/large/f1/dev", "94.1")]
+
+
+LOSSES = [claim(name.lower(), f"catboost_{mode.lower()}", "logloss", value,
+                [f"{mode} CatBoost", name, "Logloss"], variance={"type": "std", "value": std},
+                unit=None, direction="lower")
+          for name, mode, value, std in (("Adult", "Default", 0.272978, 0.0004),
+                                         ("Adult", "Tuned", 0.269741, 0.0001))]
+TRANSPOSED = """\
+| | Default CatBoost | Tuned CatBoost | Default LightGBM |
+--- | --- | --- | ---
+[Adult](https://x.org) | 0.272978 (±0.0004) (+1.20%) | _**0.269741**_ (±0.0001) | 0.2871 (±0.0000)
+
+Metric: Logloss (lower is better).
+"""
+
+
+def test_a_spread_in_parentheses_after_its_sign_and_an_emphasised_cell(tmp_path):
+    clean = run(tmp_path, LOSSES, TRANSPOSED)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert {item["found"] for item in clean["matched"]} == {
+        "0.272978", "\u00b1 0.0004", "0.269741", "\u00b1 0.0001"}
+    drifted = run(tmp_path, LOSSES, TRANSPOSED.replace("(±0.0001)", "(±0.0003)"))
+    assert [item["found"] for item in drifted["drift"]] == ["\u00b1 0.0003"]
+
+
+def test_underscores_of_emphasis_go_but_snake_case_stays():
+    (table,) = [block for block in markdown_blocks(TRANSPOSED) if isinstance(block, Table)]
+    assert table.rows[0][2].text == "0.269741 (±0.0001)"
+    assert markdown_blocks("The `dqn_atari` run and _this_ one.\n")[0].text == (
+        "The dqn_atari run and this one.")
+
+
+RETURNS_TD3 = [claim(env.lower(), algo.lower(), "return", value, ["Tianshou (1M)", algo, env],
+                     unit=None) for env, algo, value in (("Ant", "DDPG", 990.4),
+                                                         ("Hopper", "DDPG", 2197.0),
+                                                         ("Ant", "TD3", 5116.4))]
+PAPERS_COLUMN = """\
+### DDPG
+
+| Environment | Tianshou (1M) | [TD3 paper (OurDDPG)](https://arxiv.org/abs/1802.09477) |
+|:-:|:-:|:-:|
+| Ant | 990.4 | **1005.3** |
+| Hopper | **2197.0** | 2020.5 |
+"""
+
+
+def test_a_column_quoting_a_papers_numbers_is_another_systems(tmp_path):
+    clean = run(tmp_path, RETURNS_TD3, PAPERS_COLUMN)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert {item["found"] for item in clean["matched"]} == {"990.4", "2197.0"}
+
+
+DETECTORS = [claim("coco", name, "map", value, ["YOLOX-s", "mAP"] + extra, unit=None)
+             for name, value, extra in (("yolox_s", 40.5, []),
+                                        ("yolox_s_legacy", 39.6, ["Legacy models"]))]
+FOLDED = """\
+|Model |mAP |
+| ------ |:---: |
+|[YOLOX-s](./exps/default/yolox_s.py) |40.5 |
+
+<details>
+<summary>Legacy models</summary>
+
+|Model |mAP |
+| ------ |:---: |
+|[YOLOX-s](./exps/default/yolox_s.py) |39.6 |
+
+</details>
+
+|Model |mAP |
+| ------ |:---: |
+|[YOLOX-s](./exps/default/yolox_s.py) |40.5 |
+"""
+
+
+def test_a_details_summary_titles_its_table_and_plain_rows_are_the_plain_runs(tmp_path):
+    tables = [block for block in markdown_blocks(FOLDED) if isinstance(block, Table)]
+    assert [table.scope for table in tables] == ["", "Legacy models", ""]
+    clean = run(tmp_path, DETECTORS, FOLDED)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert found(clean, "matched") == {("yolox_s", 3, "40.5"), ("yolox_s_legacy", 10, "39.6"),
+                                       ("yolox_s", 16, "40.5")}
+    drifted = run(tmp_path, DETECTORS, FOLDED.replace("|39.6 |", "|39.4 |"))
+    assert found(drifted) == {("yolox_s_legacy", 10, "39.4")}
+
+
+BACKBONES = [claim("imagenet", name, "linear", value, ["ViT-S/14 distilled", "linear"] + extra)
+             for name, value, extra in (("vits", 81.1, []),
+                                        ("vits_reg", 80.9, ["with<br />registers"]))]
+MARKS = """\
+<table>
+  <tr><th>model</th><th>with<br />registers</th><th>linear</th></tr>
+  <tr><td>ViT-S/14 distilled</td><td align="center">:x:</td><td>81.1%</td></tr>
+  <tr><td>ViT-S/14 distilled</td><td align="center">:white_check_mark:</td><td>80.9%</td></tr>
+</table>
+"""
+
+
+def test_check_marks_under_an_alias_name_their_rows(tmp_path):
+    (table,) = [block for block in markdown_blocks(MARKS) if isinstance(block, Table)]
+    assert [row[1].text for row in table.rows] == ["\u2717", "\u2713"]
+    clean = run(tmp_path, BACKBONES, MARKS)
+    assert clean["drift"] == [] and found(clean, "matched") == {
+        ("vits", 3, "81.1%"), ("vits_reg", 4, "80.9%")}
+    drifted = run(tmp_path, BACKBONES, MARKS.replace("81.1%", "81.4%"))
+    assert found(drifted) == {("vits", 3, "81.4%")}
+
+
+def test_a_row_of_the_previous_state_of_the_art_is_another_systems(tmp_path):
+    claims = [claim("mnli", "bert", "accuracy", 86.7, ["BERT", "MultiNLI"])]
+    text = ("System | MultiNLI\n--- | :---:\nBERT | **86.7**\n"
+            "OpenAI GPT (Prev. SOTA) | 82.2\n")
+    report = run(tmp_path, claims, text)
+    assert report["drift"] == [] and found(report, "matched") == {("bert", 3, "86.7")}
+
+
+def test_the_ends_of_a_range_in_words_are_left_alone(tmp_path):
+    claims = [claim("mrpc", "base", "accuracy", 84.55, ["BERT-Base", "Dev set accuracy"])]
+    text = ("This means that the Dev set accuracy of BERT-Base was 84.55%. If you re-run it, "
+            "you should see Dev set accuracy results between 84% and 88%.\n")
+    report = run(tmp_path, claims, text)
+    assert report["drift"] == [] and found(report, "matched") == {("base", 1, "84.55%")}
+
+
+def test_a_json_keys_name_labels_its_number(tmp_path):
+    claims = [claim("squad", "base", metric, value, ["BERT-Base", "SQuAD 1.1"], unit=None)
+              for metric, value in (("f1", 88.41), ("em", 81.25))]
+    text = ("BERT-Base on SQuAD 1.1 should produce an output like this:\n\n```shell\n"
+            '{"f1": 88.41, "em": 81.27}\n```\n')
+    report = run(tmp_path, claims, text)
+    assert [(item["claim"], item["found"]) for item in report["drift"]] == [
+        ("squad/base/em/test", "81.27")]

@@ -167,7 +167,7 @@ def decide(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
     return found
 
 
-LABEL_GAP = re.compile(r"[\s:=\"']{0,4}")  # "loss: ", and JSON's quotes
+LABEL_GAP = re.compile(r"[\s:=]{0,3}")
 
 
 def _labelled(level: Level, hits: list[Hit]) -> Facet | None:
