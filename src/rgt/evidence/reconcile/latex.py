@@ -176,7 +176,16 @@ class LatexReader:
         ``minipage`` it sits in (None: the float's own): its text, first and last line."""
         found: dict[int | None, tuple[str, int, int]] = {}
         envs = self._sub_environments(start, end)
-        index = start
+        for caption in self._caption_list(start, end):
+            found.setdefault(envs[caption[1]], caption)
+        for first, _, caption in self._sub_commands(start, end):
+            found.setdefault(first, (plain(caption), first, first))
+        return found
+
+    def _caption_list(self, start: int, end: int) -> list[tuple[str, int, int]]:
+        """Every ``\\caption`` between ``start`` and ``end``, in order: text, first, last line
+        (``\\caption[short]{long}`` reads its long text)."""
+        found, index = [], start
         while index <= end:
             at = self.lines[index].find("\\caption")
             if at < 0:
@@ -186,11 +195,17 @@ class LatexReader:
             opening = text.find("{", at)
             closing = group_end(text, opening)
             last = index + text[:closing].count("\n")
-            found.setdefault(envs[index], (plain(text[opening:closing]), index, last))
+            found.append((plain(text[opening:closing]), index, last))
             index = last + 1
-        for first, _, caption in self._sub_commands(start, end):
-            found.setdefault(first, (plain(caption), first, first))
         return found
+
+    def _own_caption(self, start: int, end: int, line: int, envs: dict) -> str | None:
+        """Of a float holding several tabulars each under a caption of its own (no
+        ``subtable`` around them), the one just above the tabular at ``line``."""
+        own = [(text, first) for text, first, _ in self._caption_list(start, end)
+               if envs[first] is None]
+        above = [text for text, first in own if first < line]
+        return above[-1] if len(own) > 1 and above else None
 
     def _sub_commands(self, start: int, end: int) -> list[tuple[int, int, str]]:
         """Each ``\\subfigure[caption]{…}`` or ``\\subfloat[caption]{…}`` of the float: its
@@ -225,21 +240,25 @@ class LatexReader:
         """A table or figure: its captions (as prose), its tabulars — each captioned by its
         own ``subtable``'s or ``minipage``'s caption and the float's — and, as prose, the notes
         around them (``\\small{mean over 5 runs}`` after the tabular)."""
-        end = self._end_of(name, self.index)
-        captions = self._captions(self.index, end)
-        envs = self._sub_environments(self.index, end)
-        for text, first, _ in sorted(captions.values(), key=lambda item: item[1]):
+        start, end = self.index, self._end_of(name, self.index)
+        captions = self._captions(start, end)
+        envs = self._sub_environments(start, end)
+        for text, first, _ in sorted(set(captions.values()) | set(self._caption_list(start, end)),
+                                     key=lambda item: item[1]):
             self.blocks.close()
             self.blocks.prose(first + 1, text)
             self.blocks.close()
-        captioned = {line for _, first, last in captions.values()
+        captioned = {line for _, first, last in [*captions.values(),
+                                                 *self._caption_list(start, end)]
                      for line in range(first, last + 1)}
         index = self.index + 1
         while index < end:
             begin = BEGIN.search(self.lines[index])
             if begin and begin.group(1).strip() in TABULAR:
                 table_end = self._end_of(begin.group(1).strip(), index)
-                caption = " ".join(captions[env][0] for env in dict.fromkeys((envs[index], None))
+                nearest = self._own_caption(start, end, index, envs)
+                caption = " ".join(nearest if env is None and nearest else captions[env][0]
+                                   for env in dict.fromkeys((envs[index], None))
                                    if env in captions)
                 self.blocks.table(self._tabular(index, table_end, begin.group(1).strip(),
                                                 caption))
