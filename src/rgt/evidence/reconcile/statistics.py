@@ -53,7 +53,8 @@ WORDS = {"one": 1, "single": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six
          "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twenty": 20}
 SEEDS = re.compile(
     rf"\b(?P<n>\d+|{'|'.join(WORDS)})\s+(?:random\s+|independent\s+|different\s+|training\s+)?"
-    r"(?:seeds?|runs?|trials?|restarts?)\b|\bseeds?\s*[:=]\s*(?P<n2>\d+)\b",
+    r"(?:seeds?|runs?|trials?|restarts?|train[-\s]?test\s+splits?|folds?)\b"
+    r"|\bseeds?\s*[:=]\s*(?P<n2>\d+)\b",
     re.IGNORECASE,
 )
 FILLER = re.compile(
