@@ -138,6 +138,10 @@ def project_vocabulary(claims: list[dict], names: dict, source: str) -> Vocabula
         for facet, values in alias_facets(aliased, worded[alias]).items():
             if facet in ("variant", "exp") and alias in metric_names:
                 continue
+            if facet == "metric" and _renames(worded[alias], values):
+                # a common name (``top-1 accuracy``, a synonym of accuracy) the evidence gives
+                # claims of another metric (``top1_accuracy``) names theirs
+                vocabulary.forget(alias, "metric")
             # an alias names its variant as a name would; a metric or an experiment it only
             # implies (its claims share it) gives way to one named outright
             vocabulary.add(alias, facet, values,
@@ -154,6 +158,12 @@ def project_vocabulary(claims: list[dict], names: dict, source: str) -> Vocabula
         if not any(_has_interval(claim) for claim in aliased):
             vocabulary.forget(alias, "role")  # ``High`` (RACE's) names a claim, no CI bound
     return vocabulary
+
+
+def _renames(worded: dict[str, set[str]], metrics: set[str]) -> bool:
+    """Whether an alias's words name only other metrics than its claims' one."""
+    named = {value for value in worded.get("metric", ()) if not value.startswith("@")}
+    return bool(named) and len(metrics) == 1 and not named & metrics
 
 
 def _has_interval(claim: dict) -> bool:
