@@ -12,7 +12,7 @@ from reconcile_helpers import alias_claim as claim
 from reconcile_helpers import outcomes as found
 from reconcile_helpers import reconcile_text as run
 from rgt.evidence.reconcile.blocks import Table
-from rgt.evidence.reconcile.latex import plain
+from rgt.evidence.reconcile.latex import latex_blocks, plain
 from rgt.evidence.reconcile.markdown import markdown_blocks
 from rgt.evidence.reconcile.names import project_vocabulary
 from rgt.evidence.reconcile.rst import rst_blocks
@@ -457,3 +457,55 @@ def test_a_json_keys_name_labels_its_number(tmp_path):
     report = run(tmp_path, claims, text)
     assert [(item["claim"], item["found"]) for item in report["drift"]] == [
         ("squad/base/em/test", "81.27")]
+
+
+GP = [claim(data, "additive", metric, value, ["GP Additive", data, caption], unit=None,
+            direction="lower", n=10)
+      for data, metric, caption, value in (
+          ("concrete", "mse", "Regression mean squared error", 0.089),
+          ("concrete", "nll", "Regression negative log-likelihood", 0.114))]
+SEVERAL_CAPTIONS = r"""\Cref{tbl:mse,tbl:nll} show mean performance across 10 train-test splits.
+
+\begin{table}
+\caption[Comparison of predictive error]
+{Regression mean squared error}
+\begin{tabular}{l | r}
+Method & concrete \\ \hline
+GP Additive & $\mathbf{0.089}$
+\end{tabular}
+%\end{table}
+%\begin{table}[h!]
+\caption[Comparison of predictive likelihood]
+{Regression negative log-likelihood}
+\begin{tabular}{l | r}
+Method & concrete \\ \hline
+GP Additive & $\mathbf{0.114}$
+\end{tabular}
+\end{table}
+"""
+
+
+def test_each_tabular_of_a_float_takes_the_caption_just_above_it(tmp_path):
+    captions = [block.caption for block in latex_blocks(SEVERAL_CAPTIONS, "x.tex")
+                if isinstance(block, Table)]
+    assert captions == ["Regression mean squared error", "Regression negative log-likelihood"]
+    clean = run(tmp_path, GP, SEVERAL_CAPTIONS, "thesis.tex")
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert {(item["claim"].split("/")[2], item["found"]) for item in clean["matched"]} >= {
+        ("mse", "0.089"), ("nll", "0.114")}
+    drifted = run(tmp_path, GP, SEVERAL_CAPTIONS.replace("0.114", "0.118"), "thesis.tex")
+    assert [item["found"] for item in drifted["drift"]] == ["0.118"]
+
+
+def test_a_count_of_train_test_splits_is_a_run_count(tmp_path):
+    drifted = run(tmp_path, GP, SEVERAL_CAPTIONS.replace("10 train-test", "12 train-test"),
+                  "thesis.tex")
+    assert [item["found"] for item in drifted["drift"]] == ["12 train-test splits"]
+
+
+def test_a_synonym_the_evidence_gives_another_metrics_claims_names_that_metric(tmp_path):
+    claims = [claim("imagenet", "uda", "top1_accuracy", 68.78, ["UDA", "top-1 accuracy"]),
+              claim("cifar10", "uda", "accuracy", 95.68, ["UDA", "CIFAR-10"])]
+    text = "Model | top-1 accuracy\n--- | :---:\nUDA | **68.76**\n"
+    assert [item["claim"] for item in run(tmp_path, claims, text)["drift"]] == [
+        "imagenet/uda/top1_accuracy/test"]
