@@ -93,29 +93,33 @@ class RstReader(MarkdownReader):
         super()._text(as_markdown(line))
 
     def _grid_table(self) -> None:
-        """A grid table: columns where its first border has ``+``; a row ends at a border;
-        rows above the ``+====+`` border are header rows."""
-        border = self.lines[self.index]
-        cuts = [i for i, char in enumerate(border) if char == "+"]
-        start, header, rows, pending, header_done = self.index, [], [], [], False
+        """A grid table: columns where its first border has ``+``; rows above the ``+====+``
+        border, and rows of names only right under it, are header rows."""
+        start = self.index
+        cuts = [i for i, char in enumerate(self.lines[start]) if char == "+"]
+        header, rows = self._grid_rows(cuts)
+        while rows and not any(is_numeric(cell.text) for cell in rows[0]):
+            header.append(rows.pop(0))  # a row of names under the header (``A2C`` / ``gSDE``)
+        self.table_line = start + 1
+        self.blocks.table(Table(_header(header, len(cuts) - 1), rows, self._caption()))
+
+    def _grid_rows(self, cuts: list[int]) -> tuple[list[list[Cell]], list[list[Cell]]]:
+        """The header rows and body rows of the grid table at ``self.index``; a row ends at a
+        border."""
+        groups: dict[bool, list[list[Cell]]] = {False: [], True: []}  # True: the body
+        pending, body = [], False
         self.index += 1
         while self.index < len(self.lines) and (GRID_BORDER.match(self.lines[self.index]) or
                                                  self.lines[self.index].lstrip().startswith("|")):
             line = self.lines[self.index]
             if GRID_BORDER.match(line):
                 if pending:
-                    (rows if header_done else header).append(_joined(pending))
-                pending = []
-                header_done = header_done or "=" in line
+                    groups[body].append(_joined(pending))
+                pending, body = [], body or "=" in line
             else:
                 pending.append((self.index + 1, _grid_cells(line, cuts)))
             self.index += 1
-        if not header_done:
-            rows, header = header, []
-        while rows and not any(is_numeric(cell.text) for cell in rows[0]):
-            header.append(rows.pop(0))  # a row of names under the header (``A2C`` / ``gSDE``)
-        self.table_line = start + 1
-        self.blocks.table(Table(_header(header, len(cuts) - 1), rows, self._caption()))
+        return (groups[False], groups[True]) if body else ([], groups[False])
 
     def _simple_table_follows(self) -> bool:
         return any(SIMPLE_BORDER.match(line) for line in self.lines[self.index + 1:

@@ -14,7 +14,7 @@ import re
 
 from rgt.evidence.reconcile.blocks import Cell, Table
 from rgt.evidence.reconcile.sites import Level, Site
-from rgt.evidence.reconcile.statistics import find_statements
+from rgt.evidence.reconcile.statistics import Statement, find_statements
 
 NUMBER_TEXT = re.compile(r"[-+\u2212]?\d[\d,]*(?:\.\d+)?")
 
@@ -158,7 +158,7 @@ def segments(text: str, statements: list) -> list[tuple[int, int]]:
     return list(zip(starts, ends, strict=True))[:len(statements)]
 
 
-def _named_next(text: str, left, right) -> tuple[int, int] | None:
+def _named_next(text: str, left: Statement, right: Statement) -> tuple[int, int] | None:
     """The space before ``right``'s name, when a name introduces it right after ``left``."""
     found = NEXT_NAMED.search(text, left.end)
     return (found.start(), found.start(1)) if found and found.end() == right.start else None
