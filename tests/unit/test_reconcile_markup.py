@@ -8,6 +8,8 @@ The snippets follow shapes of the real corpus's development part
 
 from __future__ import annotations
 
+import pytest
+
 from reconcile_helpers import alias_claim as claim
 from reconcile_helpers import outcomes as found
 from reconcile_helpers import reconcile_text as run
@@ -433,20 +435,18 @@ def test_check_marks_under_an_alias_name_their_rows(tmp_path):
     assert found(drifted) == {("vits", 3, "81.4%")}
 
 
-def test_a_row_of_the_previous_state_of_the_art_is_another_systems(tmp_path):
-    claims = [claim("mnli", "bert", "accuracy", 86.7, ["BERT", "MultiNLI"])]
-    text = ("System | MultiNLI\n--- | :---:\nBERT | **86.7**\n"
-            "OpenAI GPT (Prev. SOTA) | 82.2\n")
+@pytest.mark.parametrize("claims, text, matched", [
+    ([claim("mnli", "bert", "accuracy", 86.7, ["BERT", "MultiNLI"])],
+     "System | MultiNLI\n--- | :---:\nBERT | **86.7**\nOpenAI GPT (Prev. SOTA) | 82.2\n",
+     {("bert", 3, "86.7")}),
+    ([claim("mrpc", "base", "accuracy", 84.55, ["BERT-Base", "Dev set accuracy"])],
+     "This means that the Dev set accuracy of BERT-Base was 84.55%. If you re-run it, "
+     "you should see Dev set accuracy results between 84% and 88%.\n",
+     {("base", 1, "84.55%")}),
+], ids=["a row of the previous state of the art", "the ends of a range in words"])
+def test_another_systems_row_and_a_ranges_ends_are_left_alone(tmp_path, claims, text, matched):
     report = run(tmp_path, claims, text)
-    assert report["drift"] == [] and found(report, "matched") == {("bert", 3, "86.7")}
-
-
-def test_the_ends_of_a_range_in_words_are_left_alone(tmp_path):
-    claims = [claim("mrpc", "base", "accuracy", 84.55, ["BERT-Base", "Dev set accuracy"])]
-    text = ("This means that the Dev set accuracy of BERT-Base was 84.55%. If you re-run it, "
-            "you should see Dev set accuracy results between 84% and 88%.\n")
-    report = run(tmp_path, claims, text)
-    assert report["drift"] == [] and found(report, "matched") == {("base", 1, "84.55%")}
+    assert report["drift"] == [] and found(report, "matched") == matched
 
 
 def test_a_json_keys_name_labels_its_number(tmp_path):

@@ -171,12 +171,13 @@ class LatexReader:
         if text:
             self.blocks.prose(self.index + 1, text)
 
-    def _captions(self, start: int, end: int) -> dict[int | None, tuple[str, int, int]]:
+    def _captions(self, start: int, end: int, listed: list[tuple[str, int, int]]
+                  ) -> dict[int | None, tuple[str, int, int]]:
         """Each caption of the float between ``start`` and ``end`` by the ``subtable`` or
         ``minipage`` it sits in (None: the float's own): its text, first and last line."""
         found: dict[int | None, tuple[str, int, int]] = {}
         envs = self._sub_environments(start, end)
-        for caption in self._caption_list(start, end):
+        for caption in listed:
             found.setdefault(envs[caption[1]], caption)
         for first, _, caption in self._sub_commands(start, end):
             found.setdefault(first, (plain(caption), first, first))
@@ -199,11 +200,11 @@ class LatexReader:
             index = last + 1
         return found
 
-    def _own_caption(self, start: int, end: int, line: int, envs: dict) -> str | None:
+    @staticmethod
+    def _own_caption(listed: list[tuple[str, int, int]], line: int, envs: dict) -> str | None:
         """Of a float holding several tabulars each under a caption of its own (no
         ``subtable`` around them), the one just above the tabular at ``line``."""
-        own = [(text, first) for text, first, _ in self._caption_list(start, end)
-               if envs[first] is None]
+        own = [(text, first) for text, first, _ in listed if envs[first] is None]
         above = [text for text, first in own if first < line]
         return above[-1] if len(own) > 1 and above else None
 
@@ -241,22 +242,22 @@ class LatexReader:
         own ``subtable``'s or ``minipage``'s caption and the float's — and, as prose, the notes
         around them (``\\small{mean over 5 runs}`` after the tabular)."""
         start, end = self.index, self._end_of(name, self.index)
-        captions = self._captions(start, end)
+        listed = self._caption_list(start, end)
+        captions = self._captions(start, end, listed)
         envs = self._sub_environments(start, end)
-        for text, first, _ in sorted(set(captions.values()) | set(self._caption_list(start, end)),
+        for text, first, _ in sorted(set(captions.values()) | set(listed),
                                      key=lambda item: item[1]):
             self.blocks.close()
             self.blocks.prose(first + 1, text)
             self.blocks.close()
-        captioned = {line for _, first, last in [*captions.values(),
-                                                 *self._caption_list(start, end)]
+        captioned = {line for _, first, last in [*captions.values(), *listed]
                      for line in range(first, last + 1)}
         index = self.index + 1
         while index < end:
             begin = BEGIN.search(self.lines[index])
             if begin and begin.group(1).strip() in TABULAR:
                 table_end = self._end_of(begin.group(1).strip(), index)
-                nearest = self._own_caption(start, end, index, envs)
+                nearest = self._own_caption(listed, index, envs)
                 caption = " ".join(nearest if env is None and nearest else captions[env][0]
                                    for env in dict.fromkeys((envs[index], None))
                                    if env in captions)

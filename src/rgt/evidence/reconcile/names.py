@@ -18,6 +18,7 @@ silent no-op.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from rgt.deliver.inputs import DeliveryError
 from rgt.evidence.reconcile.latex import plain
@@ -199,6 +200,7 @@ def alias_index(claims: list[dict]) -> dict[str, list[dict]]:
     return index
 
 
+@cache  # read for every candidate of every ambiguous number: rendering is not free
 def alias_key(alias: str) -> str:
     """An alias as the vocabulary keys it: rendered, folded, its spaces collapsed."""
     return " ".join(fold(_rendered(alias)).split())
