@@ -46,6 +46,8 @@ def aliased(site: Site, vocabulary: Vocabulary) -> frozenset[str] | None:
     for level in site.levels:
         if level.tier in STRONG:
             named = level_claims(level.text, vocabulary)
+            if named is None and level.tier == "row":
+                named = level_claims(level.text, vocabulary, "ids")
             if named is None:
                 continue  # a level without an alias (a row of hyperparameters) pins nothing
             # the claims that carry its aliases first (``reference ImageNet accuracy``: the

@@ -11,7 +11,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from rgt.evidence.reconcile.aliases import aliased, baseline_row, pinned_facets, plainly_named
+from rgt.evidence.reconcile.aliases import (
+    aliased,
+    baseline_row,
+    level_claims,
+    pinned_facets,
+    plainly_named,
+)
 from rgt.evidence.reconcile.facets import (
     Facet,
     cited_subject,
@@ -168,6 +174,7 @@ def loosened(site: Site, facets: dict[str, Facet], vocabulary: Vocabulary) -> di
 
 
 SPREAD_COLUMN = re.compile(r"mean|avg|average", re.IGNORECASE)
+MEASURED_TIERS = ("cell", "column", "caption")  # where a table names its integers' metric
 
 
 def _prose_role(facets: dict[str, Facet]) -> str | None:
@@ -194,10 +201,11 @@ def _table_role(site: Site, facets: dict[str, Facet], integer: bool) -> str | No
     return None
 
 
-def retype(site: Site, facets: dict[str, Facet]) -> Statement | None:
+def retype(site: Site, facets: dict[str, Facet], measured: bool = False) -> Statement | None:
     """The statement as its words or header say: a lone number may be a spread, a bound or
     a seed count, not a mean; a bare integer that is none of these is no result (None),
-    unless a header names its metric."""
+    unless a header names its metric, or ``measured`` (the table names it, and the cell's
+    column and row pin one claim)."""
     statement, value = site.statement, site.statement.part("value")
     if value is None or len(statement.parts) > 1:
         return statement
@@ -205,16 +213,33 @@ def retype(site: Site, facets: dict[str, Facet]) -> Statement | None:
     role = _table_role(site, facets, integer) if site.in_table else _prose_role(facets)
     if role:
         return replace(statement, parts=(Part(role, value.number),), form=frozenset())
-    return None if integer and "ratio" not in statement.form and not _measured(site, facets) \
-        else statement
+    measured = measured or _measured(site, facets, ("cell", "column"))
+    return None if integer and "ratio" not in statement.form and not measured else statement
 
 
-def _measured(site: Site, facets: dict[str, Facet]) -> bool:
+def _measured(site: Site, facets: dict[str, Facet], tiers: tuple[str, ...]) -> bool:
     """A table cell under a header naming one of the claims' metrics: an integer there is a
     value (``segm AP`` over ``33``)."""
     metric = facets.get("metric")
-    return site.in_table and metric is not None and metric.tier in ("cell", "column") and not any(
+    return site.in_table and metric is not None and metric.tier in tiers and not any(
         value.startswith("@") for value in metric.values)
+
+
+def _credits_ours(site: Site, vocabulary: Vocabulary) -> bool:
+    """Whether a table cell's row label is one of the evidence's own names with a citation
+    (the name's origin) beside it."""
+    row = next((level for level in site.levels if level.tier == "row"), None)
+    return site.in_table and row is not None and \
+        level_claims(row.text, vocabulary, "own") is not None
+
+
+def _column_pins(site: Site, pinned: frozenset[str] | None, vocabulary: Vocabulary) -> bool:
+    """Whether the cell's column header is one of the evidence's names and, with its row,
+    pins a single claim (``kNN`` over ``44`` in the ``Chroma`` row of a table of accuracies;
+    not a ``dim.`` column beside it)."""
+    column = next((level for level in site.levels if level.tier == "column"), None)
+    return bool(pinned) and len(pinned) == 1 and column is not None and \
+        level_claims(column.text, vocabulary) is not None
 
 
 def unit_of(statement: Statement) -> str:
@@ -284,7 +309,7 @@ def attribute(site: Site, claims: list[dict],
               vocabulary: Vocabulary) -> tuple[Statement, Attribution] | None:
     """The statement (retyped by its words or header) and its candidate claims; None when
     it is no claim's number."""
-    if excluded(site) or inside_a_name(site, vocabulary):
+    if excluded(site, _credits_ours(site, vocabulary)) or inside_a_name(site, vocabulary):
         return None
     claims = single_runs(site, claims)
     pinned = aliased(site, vocabulary)
@@ -292,12 +317,13 @@ def attribute(site: Site, claims: list[dict],
         return None  # a table's aliases that name no claim in common
     paired = respectively(site, vocabulary)
     facets = {**decide(site, vocabulary), **paired}
+    measured = _column_pins(site, pinned, vocabulary) and _measured(site, facets, MEASURED_TIERS)
     if pinned:
         if "variant" not in facets:
             pinned = baseline_row(site, pinned, claims, vocabulary)
         facets = with_pinned(facets, pinned_facets(pinned, claims))
         claims = [claim for claim in claims if claim["id"] in pinned]
-    statement = retype(site, facets)
+    statement = retype(site, facets, measured)
     if statement is not None and about_all(site, statement, facets):
         facets = {name: facet for name, facet in facets.items()
                   if name in ("split", "exp") and facet.tier in ("clause", "sentence")}

@@ -265,11 +265,13 @@ def the_papers(site: Site) -> bool:
     return level.anchor is not None and THE_PAPERS.search(level.text[:level.anchor]) is not None
 
 
-def excluded(site: Site) -> bool:
+def excluded(site: Site, credited: bool = False) -> bool:
     """One seed's (or epoch's) number, an ablation's, a superseded one, one quoted from a
     citation or labelled as the paper's, an end of a range, or one of a list of results: not
     a claim's. Looked for in the clause (or cell and row), a short opening phrase before it, a
-    citation right after it (``95.3% (He et al., 2016)``), the sentence."""
+    citation right after it (``95.3% (He et al., 2016)``), the sentence. ``credited``: the
+    row's citation credits a name of ours (``Chroma~\\cite{chroma}``, a feature the paper's
+    own runs use), not the row's numbers."""
     if in_a_list(site) or in_a_range(site) or the_papers(site):
         return True
     near = [level for level in site.levels if level.tier in ("clause", "cell", "row")]
@@ -278,7 +280,7 @@ def excluded(site: Site) -> bool:
             return True
         intro = level.before if len(level.before) <= INTRO else ""
         if (PER_POINT.search(level.text + " " + intro) or ABLATION.search(level.text + " " + intro)
-                or CITATION.search(level.text)):
+                or CITATION.search(level.text) and not (credited and level.tier == "row")):
             return True
         if CITATION.match(level.after.lstrip(" (")) or CITATION.match(level.after.lstrip()):
             return True

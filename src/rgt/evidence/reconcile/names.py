@@ -104,6 +104,11 @@ def _add_ids(vocabulary: Vocabulary, claims: list[dict]) -> None:
     for section in ("variants", "metrics", "experiments"):
         for identity in known(claims, section):
             vocabulary.add(identity, FACET_OF[section], identity)
+    for variant in known(claims, "variants"):
+        # a table row named by the variant's id (``LSTM embedding``) pins its claims as an
+        # alias would, over the names a caption gives other runs
+        vocabulary.add(variant, "ids", {claim["id"] for claim in claims
+                                        if claim.get("variant") == variant})
     for metric in known(claims, "metrics"):
         for word in metric_words(metric)[1:] + SYNONYMS.get(metric, []):
             vocabulary.add(word, "metric", metric)
@@ -131,6 +136,11 @@ def project_vocabulary(claims: list[dict], names: dict, source: str) -> Vocabula
     _add_ids(vocabulary, claims)
     _add_names(vocabulary, names)
     aliases = alias_index(claims)
+    for alias in aliases:
+        # the evidence's own name (``LR``, a logistic regression) over the common word for a
+        # setting or a metric the evidence lacks (the learning rate)
+        if _foreign_only(vocabulary.facets_in(alias)):
+            vocabulary.forget(alias, "metric")
     worded = {alias: vocabulary.facets_in(alias) for alias in aliases}
     # an alias that is a metric's name (``Accuracy``, a column header) names that metric, not
     # the variant or experiment of the claims that happen to carry it
@@ -165,6 +175,13 @@ def _renames(worded: dict[str, set[str]], metrics: set[str]) -> bool:
     """Whether an alias's words name only other metrics than its claims' one."""
     named = {value for value in worded.get("metric", ()) if not value.startswith("@")}
     return bool(named) and len(metrics) == 1 and not named & metrics
+
+
+def _foreign_only(worded: dict[str, set[str]]) -> bool:
+    """Whether words name nothing but a metric the evidence lacks (or a setting)."""
+    metrics = worded.get("metric", set())
+    return set(worded) == {"metric"} and bool(metrics) and all(
+        value.startswith("@") for value in metrics)
 
 
 def _has_interval(claim: dict) -> bool:

@@ -44,10 +44,16 @@ POINT_HEADER = re.compile(r"^\s*(?:seed|run|fold|trial)(?:\s*(?:id|#|no\.?))?\s*
 
 
 def label_columns(table: Table) -> set[int]:
-    """Columns none of whose body cells is numeric, and seed columns: they name the rows."""
+    """Columns none of whose body cells is numeric, seed columns, and a first column most of
+    whose cells are words (``3 + 6`` among feature names): they name the rows."""
     width = max([len(table.header)] + [len(row) for row in table.rows])
     return {j for j in range(width) if _header(table, j) and POINT_HEADER.match(_header(table, j))
-            or not any(j < len(row) and is_numeric(row[j].text) for row in table.rows)}
+            or _numeric_cells(table, j) == 0 or j == 0 and _numeric_cells(table, j) * 2 < sum(
+                j < len(row) and row[j].text.strip() != "" for row in table.rows)}
+
+
+def _numeric_cells(table: Table, column: int) -> int:
+    return sum(column < len(row) and is_numeric(row[column].text) for row in table.rows)
 
 
 def _header(table: Table, column: int) -> str:

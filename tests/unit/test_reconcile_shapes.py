@@ -1,0 +1,80 @@
+"""Shapes of results the real corpus's eighth held-out part showed (now in
+tests/data/reconcile_real/dev), read as a reader reads them: a LaTeX table of bare integer
+accuracies whose rows and columns are the evidence's names and whose caption names the metric.
+The snippets follow those shapes, with numbers of their own."""
+
+from __future__ import annotations
+
+from reconcile_helpers import alias_claim as claim
+from reconcile_helpers import outcomes as found
+from reconcile_helpers import reconcile_text as run
+
+ROWS = {"chroma": "Chroma", "mfcc": "MFCC", "all": "1 to 9"}
+COLUMNS = {"lr": "LR", "knn": "kNN"}
+ACCURACIES = {("chroma", "lr"): 41, ("chroma", "knn"): 43, ("mfcc", "lr"): 57,
+              ("mfcc", "knn"): 52, ("all", "lr"): 62, ("all", "knn"): 50}
+CROSSED = [claim("genres", f"{row}_{column}", "accuracy", value, [ROWS[row], COLUMNS[column]],
+                 unit=None) for (row, column), value in ACCURACIES.items()]
+INTEGERS = r"""
+\begin{table}
+  \begin{tabular}{lrcc}
+    \toprule
+    feature set & dim. & LR & kNN \\
+    \midrule
+    1 Chroma~\cite{chroma} & 84 & 41 & 43 \\
+    3 MFCC~\cite{mfcc} & 140 & 57 & 52 \\
+    \midrule
+    1 to 9 & 518 & 62 & 50 \\
+    \bottomrule
+  \end{tabular}
+  \caption{Test set accuracies of two classifiers on the medium subset.}
+\end{table}
+"""
+
+
+def test_bare_integers_are_read_where_the_table_names_their_metric_and_claim(tmp_path):
+    clean = run(tmp_path, CROSSED, INTEGERS, "paper.tex")
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert found(clean, "matched") == {
+        ("chroma_lr", 7, "41"), ("chroma_knn", 7, "43"), ("mfcc_lr", 8, "57"),
+        ("mfcc_knn", 8, "52"), ("all_lr", 10, "62"), ("all_knn", 10, "50")}
+    drifted = run(tmp_path, CROSSED, INTEGERS.replace("& 57 &", "& 59 &"), "paper.tex")
+    assert found(drifted) == {("mfcc_lr", 8, "59")}
+
+
+def test_a_column_no_name_of_the_evidence_heads_holds_no_result(tmp_path):
+    # the ``dim.`` column's 84, 140, 518: the feature sets' sizes, not accuracies
+    drifted = run(tmp_path, CROSSED, INTEGERS.replace("& 140 &", "& 41 &"), "paper.tex")
+    assert drifted["drift"] == []
+
+
+PERPLEXITY = [claim("ptb", variant, "perplexity", value, aliases, split=split, unit=None,
+                    id=f"ptb/{variant}/perplexity/{split}", direction="lower")
+              for variant, split, value, aliases in (
+                  ("zaremba_embedding", "train", 36.91, ["\\citet{zaremba} code", "embedding",
+                                                         "Train Perplexity"]),
+                  ("zaremba_embedding", "test", 117.42, ["\\citet{zaremba} code", "embedding",
+                                                         "Test Perplexity"]),
+                  ("lstm_embedding", "train", 48.12, ["Train Perplexity"]),
+                  ("lstm_embedding", "test", 121.07, ["Test Perplexity"]))]
+ID_ROWS = r"""
+\begin{table}
+  \begin{tabular}{lccc}
+    \toprule
+    Architecture & Representation & Train Perplexity & Test Perplexity \\
+    \midrule
+    \citet{zaremba} code & embedding & 36.91 & 117.42 \\
+    LSTM & embedding & 48.12 & 121.07 \\
+    \bottomrule
+  \end{tabular}
+  \caption{Perplexities; \cite{zaremba} code is ran as the benchmark algorithm.}
+\end{table}
+"""
+
+
+def test_a_row_named_by_a_variants_id_pins_its_claims_over_a_captions_alias(tmp_path):
+    # ``LSTM embedding`` is the id ``lstm_embedding``: its row, not the caption's ``code`` run
+    clean = run(tmp_path, PERPLEXITY, ID_ROWS, "paper.tex")
+    assert clean["drift"] == [] and ("lstm_embedding", 8, "48.12") in found(clean, "matched")
+    drifted = run(tmp_path, PERPLEXITY, ID_ROWS.replace("48.12", "48.15"), "paper.tex")
+    assert found(drifted) == {("lstm_embedding", 8, "48.15")}
