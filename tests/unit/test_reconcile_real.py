@@ -29,12 +29,12 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (316, 316, 364)
-    assert (score["known_found"], score["known"]) == (8, 10)
+    assert (score["found"], score["found_exact"], score["planted"]) == (341, 341, 398)
+    assert (score["known_found"], score["known"]) == (8, 12)
     kinds = {copy: sorted(item[0] for item in score[f"false_reports_{copy}"])
              for copy in ("drifted", "clean")}
-    assert kinds == {"drifted": ["drift"] * 4 + ["unmapped"] * 8,
-                     "clean": ["drift"] * 3 + ["unmapped"] * 6}
+    assert kinds == {"drifted": ["drift"] * 4 + ["unmapped"] * 9,
+                     "clean": ["drift"] * 3 + ["unmapped"] * 7}
 
 
 def test_the_held_out_part_scores_no_worse_than_when_it_was_scored():

@@ -8,6 +8,8 @@ from __future__ import annotations
 from reconcile_helpers import alias_claim as claim
 from reconcile_helpers import outcomes as found
 from reconcile_helpers import reconcile_text as run
+from rgt.evidence.reconcile.blocks import Table
+from rgt.evidence.reconcile.markdown import markdown_blocks
 
 ROWS = {"chroma": "Chroma", "mfcc": "MFCC", "all": "1 to 9"}
 COLUMNS = {"lr": "LR", "knn": "kNN"}
@@ -78,3 +80,28 @@ def test_a_row_named_by_a_variants_id_pins_its_claims_over_a_captions_alias(tmp_
     assert clean["drift"] == [] and ("lstm_embedding", 8, "48.12") in found(clean, "matched")
     drifted = run(tmp_path, PERPLEXITY, ID_ROWS.replace("48.12", "48.15"), "paper.tex")
     assert found(drifted) == {("lstm_embedding", 8, "48.15")}
+
+
+SCALES = [claim("ade20k", f"ppm_{scale}", "miou", value, ["PPM", f"{scale} scale", "Mean IoU"], unit=None)
+          for scale, value in (("single", 38.12), ("multi", 38.97))]
+ROWSPAN = """\
+<table><tbody>
+    <th>Architecture</th><th>Testing</th><th>Mean IoU</th><th>Inference Speed(fps)</th>
+    <tr>
+        <td rowspan="2">ResNet + PPM</td>
+        <td>single scale</td><td>38.12</td><td>11.7</td>
+    </tr>
+    <tr>
+        <td>multi scale</td><td>38.97</td><td>4.2</td>
+    </tr>
+</tbody></table>
+"""
+
+
+def test_an_html_rowspan_cell_names_every_row_it_spans(tmp_path):
+    (table,) = [block for block in markdown_blocks(ROWSPAN) if isinstance(block, Table)]
+    assert [[cell.text for cell in row] for row in table.rows] == [
+        ["ResNet + PPM", "single scale", "38.12", "11.7"],
+        ["ResNet + PPM", "multi scale", "38.97", "4.2"]]
+    drifted = run(tmp_path, SCALES, ROWSPAN.replace("38.97", "38.99"))
+    assert found(drifted) == {("ppm_multi", 8, "38.99")}

@@ -4,8 +4,10 @@ Rows are ``<tr>`` elements; header cells (``<th>``) may also stand outside any r
 READMEs write them, and any cell outside a row is a header cell (a ``<td>`` among them). The
 leading rows of header cells are the header; a ``colspan`` repeats a header cell over every
 column it spans (like LaTeX's ``\\multicolumn``) and leaves a body row's spanned columns
-empty. A cell's text is what it shows: ``<br>`` is a space, a link is its
-text, entities are their characters (``&plusmn;`` is ±, ``&#x2713`` ✓); comments are not read.
+empty; a ``rowspan`` repeats a body cell in the rows below it that it spans (which leave its
+column out: ``<td rowspan="2">ResNet18 + PPM</td>`` names both of its rows). A cell's text is
+what it shows: ``<br>`` is a space, a link is its text, entities are their characters
+(``&plusmn;`` is ±, ``&#x2713`` ✓); comments are not read.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ class _Cell:
     span: int
     line: int
     parts: list[str] = field(default_factory=list)
+    rows: int = 1  # the rows it spans
 
     @property
     def text(self) -> str:
@@ -49,9 +52,9 @@ class _Reader(HTMLParser):
             self.row, self.in_row = [], True
         elif tag in ("td", "th"):
             self._end_cell()
-            span = dict(attrs).get("colspan") or "1"
             header = tag == "th" or not self.in_row
-            self.cell = _Cell(header, int(span) if span.isdigit() else 1, self._line())
+            self.cell = _Cell(header, _span(attrs, "colspan"), self._line(),
+                              rows=_span(attrs, "rowspan"))
         elif tag == "br" and self.cell is not None:
             self.cell.parts.append(" ")
 
@@ -81,6 +84,37 @@ class _Reader(HTMLParser):
         self.row, self.in_row = None, False
 
 
+def _span(attrs: list[tuple[str, str | None]], name: str) -> int:
+    span = dict(attrs).get(name) or "1"
+    return int(span) if span.isdigit() and int(span) > 0 else 1
+
+
+def _spanned_down(rows: list[list[_Cell]]) -> list[list[_Cell]]:
+    """Body rows with each ``rowspan`` cell repeated, in its column, in the rows it spans."""
+    above: dict[int, tuple[_Cell, int]] = {}  # column -> the cell spanning it, rows left
+    result = []
+    for row in rows:
+        cells, queue, column = [], list(row), 0
+        while queue or any(spanned >= column for spanned in above):
+            if column in above:
+                cell, left = above.pop(column)
+                cells.append(cell)
+                if left > 1:
+                    above[column] = (cell, left - 1)
+                column += cell.span
+                continue
+            if not queue:
+                column += 1
+                continue
+            cell = queue.pop(0)
+            cells.append(cell)
+            if cell.rows > 1:
+                above[column] = (cell, cell.rows - 1)
+            column += cell.span
+        result.append(cells)
+    return result
+
+
 def _expanded(row: list[_Cell], repeat: bool) -> list[Cell]:
     cells = []
     for cell in row:
@@ -101,4 +135,5 @@ def html_table(lines: list[str], first: int, caption: str = "") -> Table:
     width = max([len(row) for row in headers] + [0])
     header = [" ".join(row[j].text for row in headers if j < len(row)).strip()
               for j in range(width)]
-    return Table(header, [_expanded(row, repeat=False) for row in rows[count:]], caption)
+    body = _spanned_down(rows[count:])
+    return Table(header, [_expanded(row, repeat=False) for row in body], caption)
