@@ -82,8 +82,8 @@ def test_a_row_named_by_a_variants_id_pins_its_claims_over_a_captions_alias(tmp_
     assert found(drifted) == {("lstm_embedding", 8, "48.15")}
 
 
-SCALES = [claim("ade20k", f"ppm_{scale}", "miou", value, ["PPM", f"{scale} scale", "Mean IoU"], unit=None)
-          for scale, value in (("single", 38.12), ("multi", 38.97))]
+SCALES = [claim("ade20k", f"ppm_{scale}", "miou", value, ["PPM", f"{scale} scale", "Mean IoU"],
+                unit=None) for scale, value in (("single", 38.12), ("multi", 38.97))]
 ROWSPAN = """\
 <table><tbody>
     <th>Architecture</th><th>Testing</th><th>Mean IoU</th><th>Inference Speed(fps)</th>
@@ -105,3 +105,25 @@ def test_an_html_rowspan_cell_names_every_row_it_spans(tmp_path):
         ["ResNet + PPM", "multi scale", "38.97", "4.2"]]
     drifted = run(tmp_path, SCALES, ROWSPAN.replace("38.97", "38.99"))
     assert found(drifted) == {("ppm_multi", 8, "38.99")}
+
+
+BASES = [claim("arxiv", name, "accuracy", value, [label, "base accuracy"])
+         for name, label, value in (("gat", "GAT", 73.56), ("linear", "Linear", 70.11))] + [
+    claim("arxiv", "gat_cs", "accuracy", 73.86, ["GAT + C&S"], unit=None)]
+HEADINGS = """\
+## Arxiv
+
+### Linear + C&S (15400 params, 70.11% base accuracy)
+
+### GAT + C&S (1567000 params, 73.56% base accuracy)
+"""
+
+
+def test_a_heading_with_a_percentage_is_read_and_a_name_inside_a_longer_one_tells_its_run(
+        tmp_path):
+    # the base accuracy under ``GAT + C&S``: GAT's, named inside the longer name
+    clean = run(tmp_path, BASES, HEADINGS)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert found(clean, "matched") == {("linear", 3, "70.11%"), ("gat", 5, "73.56%")}
+    drifted = run(tmp_path, BASES, HEADINGS.replace("73.56%", "73.59%"))
+    assert found(drifted) == {("gat", 5, "73.59%")}

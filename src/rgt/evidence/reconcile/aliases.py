@@ -15,9 +15,13 @@ experiment's baseline, when its comparisons have one.
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+
 from rgt.evidence.reconcile.facets import Facet
 from rgt.evidence.reconcile.names import alias_key, is_comparison
 from rgt.evidence.reconcile.sites import Site
+from rgt.evidence.reconcile.text import fold
 from rgt.evidence.reconcile.vocabulary import Vocabulary
 
 STRONG = ("cell", "column", "row", "corner")
@@ -119,6 +123,28 @@ def plainly_named(site: Site, candidates: list[dict], vocabulary: Vocabulary) ->
     plain = [claim for claim, aliases in zip(candidates, named, strict=True)
              if not aliases - shared]
     return plain or candidates
+
+
+def named_inside(site: Site, candidates: list[dict], vocabulary: Vocabulary) -> list[dict]:
+    """Of prose candidates, the one whose own name its sentence says before the number inside
+    a longer name (``GAT + C&S (1567000 params, 73.56% base accuracy)``: GAT's base accuracy,
+    not Linear's or MLP's), when exactly one is."""
+    sentence = next((level for level in site.levels if level.tier == "sentence"), None)
+    if site.in_table or sentence is None or len(candidates) < 2:
+        return candidates
+    before = sentence.text[:sentence.anchor]
+    names = [fold(before[hit.start:hit.end]) for hit in vocabulary.find(before)]
+    named = [set(_folded_aliases(claim)) for claim in candidates]
+    carried = Counter(alias for aliases in named for alias in aliases)
+    inside = [claim for claim, aliases in zip(candidates, named, strict=True)
+              if any(carried[alias] == 1 and _within(alias, names) for alias in aliases)]
+    return inside if len(inside) == 1 else candidates
+
+
+def _within(alias: str, names: list[str]) -> bool:
+    """Whether ``alias`` is a word or words of a longer name of ``names``."""
+    return any(alias != name and re.search(rf"(?<!\w){re.escape(alias)}(?!\w)", name)
+               for name in names)
 
 
 def _folded_aliases(claim: dict) -> list[str]:

@@ -15,6 +15,7 @@ from rgt.evidence.reconcile.aliases import (
     aliased,
     baseline_row,
     level_claims,
+    named_inside,
     pinned_facets,
     plainly_named,
 )
@@ -343,7 +344,7 @@ def attribute(site: Site, claims: list[dict],
     candidates = named_by_aliases(
         site, _candidates(site, claims, facets, wanted, role, vocabulary), facets, vocabulary)
     return statement, Attribution(
-        plainly_named(site, candidates, vocabulary),
+        plainly_named(site, named_inside(site, candidates, vocabulary), vocabulary),
         consistent(claims, loosened(site, facets, vocabulary), wanted, role), strong, facets)
 
 

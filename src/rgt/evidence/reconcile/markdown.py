@@ -23,9 +23,10 @@ LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 # a delimiter row: one hyphen a cell is enough (GFM), ``| - | - |``, but then it has pipes
 RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 INDENTED = re.compile(r"^(?: {4}|\t)")  # an indented code block (Markdown, reST "::")
-# a heading that states a result, a metric's name set to a number (``Replicate "bpc = 1.06"``):
-# read as a line of prose too
-STATES_A_RESULT = re.compile(r"[^\W\d_][\w\-@]*\s*=\s*[-+\u2212]?\d")
+# a heading that states a result, a metric's name set to a number (``Replicate "bpc = 1.06"``)
+# or a percentage with decimals (``Linear + C&S (15400 params, 70.11% base accuracy)``): read
+# as a line of prose too
+STATES_A_RESULT = re.compile(r"[^\W\d_][\w\-@]*\s*=\s*[-+\u2212]?\d|\d\.\d+\s*%")
 SETEXT = re.compile(r"^ {0,3}(=+|-+)\s*$")  # the line under a heading's text: = level 1, - 2
 HORIZONTAL = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
 CAPTION = re.compile(r"^\W*(?:table|tab\.)\s*\d*\b", re.IGNORECASE)
