@@ -127,3 +127,22 @@ def test_a_heading_with_a_percentage_is_read_and_a_name_inside_a_longer_one_tell
     assert found(clean, "matched") == {("linear", 3, "70.11%"), ("gat", 5, "73.56%")}
     drifted = run(tmp_path, BASES, HEADINGS.replace("73.56%", "73.59%"))
     assert found(drifted) == {("gat", 5, "73.59%")}
+
+
+DECODING = [claim("librispeech", "rescoring", "wer", 2.19, ["attention rescoring",
+                                                            "Conformer Result"], unit=None)]
+WEIGHTS = """\
+## Conformer Result
+
+* Decoding info: ctc_weight 0.3, reverse weight 0.5, average_num 30
+
+| decoding mode | test clean |
+|---|---|
+| attention rescoring | 2.19 |
+"""
+
+
+def test_a_weight_set_to_a_number_is_a_setting_not_a_result(tmp_path):
+    report = run(tmp_path, DECODING, WEIGHTS)
+    assert report["drift"] == [] and report["unmapped"] == []
+    assert found(report, "matched") == {("rescoring", 7, "2.19")}

@@ -32,6 +32,8 @@ UNIT = re.compile(
 TEST_SETTING_BEFORE = re.compile(
     r"(?:\b(?:p|p-value|alpha|\u03b1|significance(?:\s+level)?)\s*(?:[=<>\u2264\u2265]|of|at)?"
     r"\s*[=<>\u2264\u2265]?\s*|\bpower\s*(?:of|=|:)?\s*)$", re.IGNORECASE)
+# a loss's or a decoder's weight set to a number (``ctc_weight 0.3, reverse weight 0.5``)
+WEIGHT_BEFORE = re.compile(r"(?:^|[\W_])weight\s*[=:]?\s*$", re.IGNORECASE)
 TEST_SETTING_AFTER = re.compile(r"\s*%?\s*(?:statistical\s+)?power\b", re.IGNORECASE)
 MONEY = re.compile(r"[$\u20ac\u00a3]\s?$")
 SPREAD = re.compile(rf"\s*\(?\s*(?:\u00b1|\+/-|\+-)\s*(?P<num>{VALUE})"  # also "(±0.0004)"
@@ -179,15 +181,16 @@ def ratio_form(text: str, number: Number) -> frozenset[str]:
 
 def _is_result(text: str, number: Number, integers: bool) -> bool:
     """A number that states a result: not a reference, an amount of money, a count of things
-    (epochs, GPUs, images) or a test's setting (power, alpha, a p-value), and not a bare integer
-    unless ``integers`` (a table cell under a seed-count header) or it has a spread; a ratio
-    (``3× fewer``) is."""
+    (epochs, GPUs, images), a test's setting (power, alpha, a p-value) or a weight, and not a
+    bare integer unless ``integers`` (a table cell under a seed-count header) or it has a
+    spread; a ratio (``3× fewer``) is."""
     before = text[:number.start]
     if RATIO.match(text, number.end) and not REFERENCE.search(before[-40:]):
         return True
     if REFERENCE.search(before[-40:]) or MONEY.search(before) or _unit(text, number) == "":
         return False
-    if TEST_SETTING_BEFORE.search(before[-30:]) or TEST_SETTING_AFTER.match(text, number.end):
+    if TEST_SETTING_BEFORE.search(before[-30:]) or TEST_SETTING_AFTER.match(text, number.end) \
+            or WEIGHT_BEFORE.search(before[-12:]):
         return False
     # an integer with its spread is measured, not counted ("897 ± 64 collisions")
     return integers or not number.integer or SPREAD.match(text, number.end) is not None
