@@ -10,6 +10,7 @@ from reconcile_helpers import outcomes as found
 from reconcile_helpers import reconcile_text as run
 from rgt.evidence.reconcile.blocks import Table
 from rgt.evidence.reconcile.markdown import markdown_blocks
+from rgt.evidence.reconcile.rst import rst_blocks
 
 ROWS = {"chroma": "Chroma", "mfcc": "MFCC", "all": "1 to 9"}
 COLUMNS = {"lr": "LR", "knn": "kNN"}
@@ -146,3 +147,36 @@ def test_a_weight_set_to_a_number_is_a_setting_not_a_result(tmp_path):
     report = run(tmp_path, DECODING, WEIGHTS)
     assert report["drift"] == [] and report["unmapped"] == []
     assert found(report, "matched") == {("rescoring", 7, "2.19")}
+
+
+RANKING = [claim(data.lower().replace(" ", "_"), system, f"ndcg_at_{k}", value,
+                 [label, data, f"NDCG\\ :sub:`{k}`"], unit=None)
+           for data, system, label, k, value in (
+               ("Yahoo LTR", "xgboost_hist", "xgboost\\_hist", 1, 0.720049),
+               ("Yahoo LTR", "xgboost_hist", "xgboost\\_hist", 3, 0.722573),
+               ("MS LTR", "xgboost_hist", "xgboost\\_hist", 1, 0.485115))]
+PARTIAL_BORDERS = """\
++-----------+-----------------+-------------------+
+| Data      | Metric          | xgboost\\_hist     |
++===========+=================+===================+
+| Yahoo LTR | NDCG\\ :sub:`1`  | 0.720049          |
+|           +-----------------+-------------------+
+|           | NDCG\\ :sub:`3`  | 0.722573          |
++-----------+-----------------+-------------------+
+| MS LTR    | NDCG\\ :sub:`1`  | 0.485115          |
++-----------+-----------------+-------------------+
+"""
+
+
+def test_a_rest_border_across_some_columns_ends_their_rows_and_escapes_read_as_rendered(tmp_path):
+    (table,) = [block for block in rst_blocks(PARTIAL_BORDERS) if isinstance(block, Table)]
+    assert table.header == ["Data", "Metric", "xgboost_hist"]
+    assert [[cell.text for cell in row] for row in table.rows] == [
+        ["Yahoo LTR", "NDCG1", "0.720049"], ["Yahoo LTR", "NDCG3", "0.722573"],
+        ["MS LTR", "NDCG1", "0.485115"]]
+    clean = run(tmp_path, RANKING, PARTIAL_BORDERS, "results.rst")
+    assert clean["drift"] == [] and len(clean["matched"]) == 3
+    drifted = run(tmp_path, RANKING, PARTIAL_BORDERS.replace("0.722573", "0.722577"),
+                  "results.rst")
+    assert {(item["claim"], item["line"]) for item in drifted["drift"]} == {
+        ("yahoo_ltr/xgboost_hist/ndcg_at_3/test", 6)}

@@ -23,6 +23,7 @@ from functools import cache
 from rgt.deliver.inputs import DeliveryError
 from rgt.evidence.reconcile.latex import plain
 from rgt.evidence.reconcile.markdown import inline
+from rgt.evidence.reconcile.rst import rst_inline
 from rgt.evidence.reconcile.statistics import measure
 from rgt.evidence.reconcile.text import fold
 from rgt.evidence.reconcile.vocabulary import OTHER, SYNONYMS, Vocabulary, base_vocabulary
@@ -217,6 +218,9 @@ def alias_index(claims: list[dict]) -> dict[str, list[dict]]:
     return index
 
 
+RST_MARKUP = re.compile(r":\w+:`|\\ ")  # a role (``:sub:`1```) or an escaped space
+
+
 @cache  # read for every candidate of every ambiguous number: rendering is not free
 def alias_key(alias: str) -> str:
     """An alias as the vocabulary keys it: rendered, folded, its spaces collapsed."""
@@ -224,6 +228,8 @@ def alias_key(alias: str) -> str:
 
 
 def _rendered(alias: str) -> str:
+    if RST_MARKUP.search(alias):
+        return rst_inline(alias, names=True)
     if "\\" in alias or "$" in alias:
         return plain(alias)
     return inline(alias, names=True) if re.search(r"`|\*\*|__|<\w", alias) else alias

@@ -2,9 +2,11 @@
 
 Section titles underlined (and perhaps overlined) with punctuation, their level the order in
 which each style first appears; grid tables (``+----+`` borders, ``+====+`` under the header
-rows) and simple tables (``====  ====`` borders); hyperlinks `` `text <url>`_ `` read as their
-text, ``literals`` as their content; comments (``.. anything``) not read, a directive's body
-(``.. note::``) read as prose. Everything else reads as Markdown does.
+rows; a border across some columns only ends their rows, the cell the others hold spanning
+the rows it borders) and simple tables (``====  ====`` borders); hyperlinks `` `text <url>`_ ``
+read as their text, ``literals`` as their content, escapes as what they escape; comments
+(``.. anything``) not read, a directive's body (``.. note::``) read as prose. Everything else
+reads as Markdown does.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ SIMPLE_BORDER = re.compile(r"^\s*=+(?:\s+=+)+\s*$")
 COMMENT = re.compile(r"^\.\.(?:\s|$)(?!.*::)")
 DIRECTIVE = re.compile(r"^\.\.\s+[\w-]+::")
 RST_INLINE = [
+    (re.compile(r"\\ "), ""),  # an escaped space joins (``NDCG\ :sub:`1```: NDCG1)
+    (re.compile(r"\\(\S)"), r"\1"),  # an escaped character is itself (``xgboost\_hist``)
     (re.compile(r"`([^`<]+?)\s*<[^>]*>`__?"), r"\1"),  # `text <url>`_
     (re.compile(r"``([^`]+)``"), r"`\1`"),  # ``literal``: Markdown's code span
     (re.compile(r":\w+:`([^`]*)`"), r"\1"),  # :ref:`text`
@@ -107,15 +111,16 @@ class RstReader(MarkdownReader):
         """The header rows and body rows of the grid table at ``self.index``; a row ends at a
         border."""
         groups: dict[bool, list[list[Cell]]] = {False: [], True: []}  # True: the body
-        pending, body = [], False
+        pending, body, carry = [], False, set()
         self.index += 1
         while self.index < len(self.lines) and (GRID_BORDER.match(self.lines[self.index]) or
                                                  self.lines[self.index].lstrip().startswith("|")):
             line = self.lines[self.index]
-            if GRID_BORDER.match(line):
+            spanning = _spanning(line, cuts)
+            if GRID_BORDER.match(line) or spanning:
                 if pending:
-                    groups[body].append(_joined(pending))
-                pending, body = [], body or "=" in line
+                    groups[body].append(_carried(_joined(pending), groups[body], carry))
+                pending, body, carry = [], body or "=" in line, spanning
             else:
                 pending.append((self.index + 1, _grid_cells(line, cuts)))
             self.index += 1
@@ -157,6 +162,24 @@ class RstReader(MarkdownReader):
             if SIMPLE_BORDER.match(line):
                 return True
         return False
+
+
+def _spanning(line: str, cuts: list[int]) -> set[int]:
+    """The columns a partial border (``|     +------+``) leaves open: their cell spans on into
+    the next row; empty for a full border or a line of cells."""
+    segments = _grid_cells(line, cuts)
+    bordered = [bool(re.fullmatch(r"[-=]+", cell)) for cell in segments]
+    if not any(bordered) or all(bordered):
+        return set()
+    return {j for j, closed in enumerate(bordered) if not closed}
+
+
+def _carried(row: list[Cell], above: list[list[Cell]], carry: set[int]) -> list[Cell]:
+    """``row`` with the cells of the columns a partial border left open taken from above."""
+    if not carry or not above:
+        return row
+    return [above[-1][j] if j in carry and j < len(above[-1]) and not cell.text else cell
+            for j, cell in enumerate(row)]
 
 
 def _grid_cells(line: str, cuts: list[int]) -> list[str]:
