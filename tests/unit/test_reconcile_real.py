@@ -29,12 +29,12 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (377, 377, 439)
-    assert (score["known_found"], score["known"]) == (8, 12)
+    assert (score["found"], score["found_exact"], score["planted"]) == (425, 425, 493)
+    assert (score["known_found"], score["known"]) == (8, 24)
     kinds = {copy: sorted(item[0] for item in score[f"false_reports_{copy}"])
              for copy in ("drifted", "clean")}
-    assert kinds == {"drifted": ["drift"] * 4 + ["unmapped"] * 9,
-                     "clean": ["drift"] * 3 + ["unmapped"] * 7}
+    assert kinds == {"drifted": ["drift"] * 4 + ["unmapped"] * 13,
+                     "clean": ["drift"] * 3 + ["unmapped"] * 8}
 
 
 def test_the_held_out_part_scores_no_worse_than_when_it_was_scored():

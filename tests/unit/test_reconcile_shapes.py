@@ -180,3 +180,31 @@ def test_a_rest_border_across_some_columns_ends_their_rows_and_escapes_read_as_r
                   "results.rst")
     assert {(item["claim"], item["line"]) for item in drifted["drift"]} == {
         ("yahoo_ltr/xgboost_hist/ndcg_at_3/test", 6)}
+
+
+CAPTIONING = [claim("coco", variant, "cider", value, aliases, unit=None)
+              for variant, value, aliases in (
+                  ("updown", 1.099, ["UpDown"]),
+                  ("updown_sc", 1.227, ["UpDown +self_critical", "UpDown", "self_critical"]),
+                  ("transformer", 1.126, ["Transformer"]),
+                  ("transformer_step", 1.150, ["Transformer(warmup+step decay)"]))]
+NOTES = """\
+| Name | CIDEr | Note |
+|---|---|---|
+| UpDown | 1.099 | My replication |
+| UpDown +self_critical | 1.227 | |
+| Transformer | 1.126 | |
+| Transformer(warmup+step decay) | 1.150 | Although this schedule is better, the final self \
+critical results are similar. |
+"""
+
+
+def test_a_note_beside_a_row_neither_names_it_nor_the_rows_below(tmp_path):
+    # the sentence names ``self critical``: not the row's run; ``My replication`` is the
+    # project's own run, no other system's, and not a note of the rows below it
+    clean = run(tmp_path, CAPTIONING, NOTES)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert {variant for variant, _, _ in found(clean, "matched")} == {
+        "updown", "updown_sc", "transformer", "transformer_step"}
+    drifted = run(tmp_path, CAPTIONING, NOTES.replace("1.150", "1.153").replace("1.099", "1.097"))
+    assert found(drifted) == {("transformer_step", 6, "1.153"), ("updown", 3, "1.097")}

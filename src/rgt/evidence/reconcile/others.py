@@ -55,8 +55,10 @@ def foreign_rows(rows: set[str], claims: list[dict], vocabulary: Vocabulary) -> 
         else set()
 
 
-# words that say which aggregate or point a row is, not which system: no rival's name
-POINT_WORDS = {"seed", "run", "trial", "fold", "mean", "avg", "average", "median", "std", "best"}
+# words that say which aggregate or point a row is, not which system, or that it is the
+# project's own (``My replication``): no rival's name
+POINT_WORDS = {"seed", "run", "trial", "fold", "mean", "avg", "average", "median", "std", "best",
+               "my", "our", "ours", "replication", "reproduction", "reproduced", "replicated"}
 
 
 def _leftover(text: str, vocabulary: Vocabulary) -> int:

@@ -64,10 +64,17 @@ CHECK = re.compile(r"\s*[\u2713\u2714\u2611]\s*")  # a ✓: the row is what its 
 CROSS = re.compile(r"\s*[\u2717\u2718\u00d7\u2715]\s*")  # a ✗: it is not
 
 
+# a cell written as a sentence, a note beside the row (``Although this schedule is better, the
+# final self critical results are similar.``): it comments on the row, it does not name it
+NOTE = re.compile(r"^(?=(?:\S+\s+){5})[^.!?]*\w.*[.!?]$", re.DOTALL)
+
+
 def _label(table: Table, column: int, text: str) -> str:
     """A label cell as the row's name; a seed column's cell keeps its header (``seed 0``); a
-    ✓ under ``with registers`` names the row by that header, a ✗ by nothing."""
+    ✓ under ``with registers`` names the row by that header, a ✗ by nothing; a note, nothing."""
     header = _header(table, column)
+    if NOTE.match(text.strip()):
+        return ""
     if CHECK.fullmatch(text) and header:
         return header
     if CROSS.fullmatch(text) and header:
@@ -135,7 +142,9 @@ def table_sites(table: Table) -> list[Site]:
         names = []
         for j in sorted(labels):
             text = row[j].text.strip() if j < len(row) else ""
-            previous[j] = text or previous.get(j, "")
+            # an empty name cell is the one above's (a group of rows); an empty note right of
+            # the numbers is only empty
+            previous[j] = text or (previous.get(j, "") if j < first else "")
             names.append(_label(table, j, previous[j]))
         label = " ".join([group, *names]).strip()
         for j, cell in enumerate(row):
