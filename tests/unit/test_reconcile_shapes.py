@@ -208,3 +208,39 @@ def test_a_note_beside_a_row_neither_names_it_nor_the_rows_below(tmp_path):
         "updown", "updown_sc", "transformer", "transformer_step"}
     drifted = run(tmp_path, CAPTIONING, NOTES.replace("1.150", "1.153").replace("1.099", "1.097"))
     assert found(drifted) == {("transformer_step", 6, "1.153"), ("updown", 3, "1.097")}
+
+
+RUNS = [claim("cifar10", variant, "test_error", value, [name, "Test Error", runs], n=n,
+              unit=None)
+        for variant, name, value, runs, n in (
+            ("resnet110", "ResNet-110", 6.52, "median of 3 runs", 3),
+            ("densenet100", "DenseNet-100 (k=12)", 3.87, "1 run", 1))] + [
+    claim("kmnist", "preact20", "test_error", 0.82, ["ResNet-preact-20", "median of 3 runs"],
+          n=3, unit=None),
+    claim("kmnist", "preact20", "best_test_error", 0.67, ["ResNet-preact-20", "best"],
+          unit=None)]
+POINTS = """\
+## CIFAR-10
+
+| Model | Test Error (median of 3 runs) | Training Time |
+|:---|:---:|---:|
+| ResNet-110 | 6.52 | 3h06m |
+| DenseNet-100 (k=12) | 3.87 (1 run) | 24h28m |
+
+## Kuzushiji-MNIST
+
+| Model | Test Error (median of 3 runs) | # of Epochs |
+|:---|:---:|---:|
+| ResNet-preact-20 | 0.82 (best 0.67) | 200 |
+"""
+
+
+def test_a_cells_own_run_count_beats_its_headers_and_a_named_parenthesis_is_its_own(tmp_path):
+    # ``(1 run)``: that cell's run, not the header's median; ``0.82 (best 0.67)``: the median
+    # then the best, a column of numbers and not of names
+    clean = run(tmp_path, RUNS, POINTS)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert {("resnet110", 5, "6.52"), ("densenet100", 6, "3.87"),
+            ("preact20", 12, "0.82")} <= found(clean, "matched")
+    drifted = run(tmp_path, RUNS, POINTS.replace("3.87", "3.84").replace("0.82", "0.85"))
+    assert found(drifted) == {("densenet100", 6, "3.84"), ("preact20", 12, "0.85")}

@@ -36,8 +36,16 @@ def is_numeric(text: str) -> bool:
     rest = NUMBER_TEXT.sub(" ", NEXT_NAMED.sub(" ", NAMED_NUMBER.sub("", text)))
     words = re.findall(r"[^\W\d_]+", rest)
     has_digit = any(char.isdigit() for char in text)
-    return has_digit and all(word in ("pp", "M", "K", "B", "x", "CI", "s", "ms", "h", "min")
-                             for word in words)
+    # a number first, then words of which point or aggregate it is (``0.82 (best 0.67)``,
+    # ``3.87 (1 run)``, ``4.00 (median of 5 runs)``)
+    points = POINT_WORDS if LEADING_NUMBER.match(text) else set()
+    return has_digit and all(word in UNIT_WORDS or word.lower() in points for word in words)
+
+
+UNIT_WORDS = {"pp", "M", "K", "B", "x", "CI", "s", "ms", "h", "min"}
+POINT_WORDS = {"best", "worst", "last", "run", "runs", "seed", "seeds", "median", "mean",
+               "average", "avg", "of", "over", "std"}
+LEADING_NUMBER = re.compile(r"\s*(?:\*\*)?[~\u2248]?\s*[-+\u2212]?\d")
 
 
 POINT_HEADER = re.compile(r"^\s*(?:seed|run|fold|trial)(?:\s*(?:id|#|no\.?))?\s*$", re.I)
@@ -154,13 +162,14 @@ def table_sites(table: Table) -> list[Site]:
     return sites
 
 
-SEPARATOR = re.compile(r"\s*(?:/|,|;)\s*")
+SEPARATOR = re.compile(r"\s*(?:/|,|;|\((?=\s*[^\W\d_]))\s*")  # "(" before a word: "(best 0.67)"
 
 
 def segments(text: str, statements: list) -> list[tuple[int, int]]:
-    """Each statement's part of a cell holding several, split where a ``/``, ``,`` or ``;``
-    parts them (``76.2 / 93.0``, ``21.9% top-1, 5.79% top-5``) or the next one's name begins
-    (``mae=0.4109 mse=0.3924``); the whole cell for each when nothing does."""
+    """Each statement's part of a cell holding several, split where a ``/``, ``,``, ``;`` or
+    a parenthesis opening on a word parts them (``76.2 / 93.0``, ``21.9% top-1, 5.79% top-5``,
+    ``0.82 (best 0.67)``) or the next one's name begins (``mae=0.4109 mse=0.3924``); the whole
+    cell for each when nothing does."""
     cuts: list[tuple[int, int]] = []
     for left, right in zip(statements, statements[1:], strict=False):
         found = SEPARATOR.search(text, left.end, right.start)
