@@ -244,3 +244,23 @@ def test_a_cells_own_run_count_beats_its_headers_and_a_named_parenthesis_is_its_
             ("preact20", 12, "0.82")} <= found(clean, "matched")
     drifted = run(tmp_path, RUNS, POINTS.replace("3.87", "3.84").replace("0.82", "0.85"))
     assert found(drifted) == {("densenet100", 6, "3.84"), ("preact20", 12, "0.85")}
+
+
+CALLS = [claim("branin", method, "mean_f_calls", mean, [method, "Mean f_calls to min",
+                                                         "Std f_calls to min"],
+               variance={"type": "std", "value": spread}, unit=None)
+         for method, mean, spread in (("gp_minimize", 33.1, 5.7), ("gbrt_minimize", 110.5, 49.81))]
+SPREAD_ALIAS = """\
+| Method | Mean f_calls to min | Std f_calls to min |
+|---|---|---|
+| gp_minimize | 33.1 | 5.7 |
+| gbrt_minimize | 110.5 | 49.810 |
+"""
+
+
+def test_an_alias_holding_a_spreads_word_heads_the_spread_column(tmp_path):
+    clean = run(tmp_path, CALLS, SPREAD_ALIAS)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    drifted = run(tmp_path, CALLS, SPREAD_ALIAS.replace("49.810", "49.830"))
+    assert [(item["claim"].split("/")[1], item["line"]) for item in drifted["drift"]] == [
+        ("gbrt_minimize", 4)]

@@ -158,6 +158,8 @@ def project_vocabulary(claims: list[dict], names: dict, source: str) -> Vocabula
             # implies (its claims share it) gives way to one named outright
             vocabulary.add(alias, facet, values,
                            implied=facet in ("exp", "metric") and facet not in worded[alias])
+        if "dispersion" in worded[alias]:  # ``Std f_calls to min``: a spread's header still
+            vocabulary.add(alias, "dispersion", worded[alias]["dispersion"])
         own = {claim["id"] for claim in aliased}
         vocabulary.add(alias, "claims", own | worded_claims(claims, worded[alias]))
         if alias not in metric_names:  # a name of its own: the claims that carry it first
