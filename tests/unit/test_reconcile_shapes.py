@@ -264,3 +264,23 @@ def test_an_alias_holding_a_spreads_word_heads_the_spread_column(tmp_path):
     drifted = run(tmp_path, CALLS, SPREAD_ALIAS.replace("49.810", "49.830"))
     assert [(item["claim"].split("/")[1], item["line"]) for item in drifted["drift"]] == [
         ("gbrt_minimize", 4)]
+
+
+RETURNS = [claim(env.lower(), "sac", "final_return", value, [env, "PFRL Score"], unit=None)
+           for env, value in (("Hopper-v2", 3279.25), ("Humanoid-v2", 7939.08))]
+BUDGETS = """\
+## Results
+
+During each trial, the agent is trained for 1M (Hopper-v2) or 10M (Humanoid-v2) timesteps.
+
+| Environment | PFRL Score |
+|---|---|
+| Hopper-v2 | 3279.25 |
+| Humanoid-v2 | 7939.08 |
+"""
+
+
+def test_millions_whose_list_ends_on_what_they_count_are_no_results(tmp_path):
+    report = run(tmp_path, RETURNS, BUDGETS)
+    assert report["drift"] == [] and report["unmapped"] == []
+    assert len(report["matched"]) == 2

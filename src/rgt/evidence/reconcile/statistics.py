@@ -32,6 +32,10 @@ UNIT = re.compile(
 TEST_SETTING_BEFORE = re.compile(
     r"(?:\b(?:p|p-value|alpha|\u03b1|significance(?:\s+level)?)\s*(?:[=<>\u2264\u2265]|of|at)?"
     r"\s*[=<>\u2264\u2265]?\s*|\bpower\s*(?:of|=|:)?\s*)$", re.IGNORECASE)
+# numbers in thousands or millions whose list ends on what they count ("trained for 1M
+# (Hopper-v2), 3M (HalfCheetah-v2) or 10M (Humanoid-v2) timesteps")
+COUNTED_LATER = re.compile(r"[^.;:]{0,100}?\b(?:time\s?steps?|steps|frames|samples|iterations|"
+                           r"tokens|episodes|images|examples|parameters|params)\b", re.IGNORECASE)
 # a loss's or a decoder's weight set to a number (``ctc_weight 0.3, reverse weight 0.5``)
 WEIGHT_BEFORE = re.compile(r"(?:^|[\W_])weight\s*[=:]?\s*$", re.IGNORECASE)
 TEST_SETTING_AFTER = re.compile(r"\s*%?\s*(?:statistical\s+)?power\b", re.IGNORECASE)
@@ -191,6 +195,8 @@ def _is_result(text: str, number: Number, integers: bool) -> bool:
         return False
     if TEST_SETTING_BEFORE.search(before[-30:]) or TEST_SETTING_AFTER.match(text, number.end) \
             or WEIGHT_BEFORE.search(before[-12:]):
+        return False
+    if number.multiplier != 1.0 and COUNTED_LATER.match(text, number.end):
         return False
     # an integer with its spread is measured, not counted ("897 ± 64 collisions")
     return integers or not number.integer or SPREAD.match(text, number.end) is not None
