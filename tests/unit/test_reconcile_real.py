@@ -29,12 +29,12 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (428, 428, 493)
+    assert (score["found"], score["found_exact"], score["planted"]) == (498, 498, 586)
     assert (score["known_found"], score["known"]) == (8, 24)
     kinds = {copy: sorted(item[0] for item in score[f"false_reports_{copy}"])
              for copy in ("drifted", "clean")}
-    assert kinds == {"drifted": ["drift"] * 4 + ["unmapped"] * 13,
-                     "clean": ["drift"] * 3 + ["unmapped"] * 8}
+    assert kinds == {"drifted": ["drift"] * 4 + ["unmapped"] * 17,
+                     "clean": ["drift"] * 3 + ["unmapped"] * 12}
 
 
 def test_the_held_out_part_scores_no_worse_than_when_it_was_scored():

@@ -8,6 +8,7 @@ from __future__ import annotations
 from reconcile_helpers import alias_claim as claim
 from reconcile_helpers import outcomes as found
 from reconcile_helpers import reconcile_text as run
+from rgt.evidence.reconcile import reconcile
 from rgt.evidence.reconcile.blocks import Table
 from rgt.evidence.reconcile.markdown import markdown_blocks
 from rgt.evidence.reconcile.rst import rst_blocks
@@ -284,3 +285,24 @@ def test_millions_whose_list_ends_on_what_they_count_are_no_results(tmp_path):
     report = run(tmp_path, RETURNS, BUDGETS)
     assert report["drift"] == [] and report["unmapped"] == []
     assert len(report["matched"]) == 2
+
+
+FOLDERS = {"ddpg": 10262.97, "td3": 10248.51}
+BY_FOLDER = [claim("halfcheetah", agent, "max_return", value, [agent.upper(), "HalfCheetah-v2",
+                                                               "PFRL Score"], unit=None)
+             for agent, value in FOLDERS.items()]
+
+
+def test_a_documents_folder_names_its_run_when_an_evidence_name_names_it(tmp_path):
+    documents = []
+    for agent, value in FOLDERS.items():
+        (tmp_path / "reproduction" / agent).mkdir(parents=True)
+        path = tmp_path / "reproduction" / agent / "README.md"
+        shown = value + 0.02 if agent == "td3" else value
+        path.write_text(f"## Results\n\n| Environment | PFRL Score |\n|---|---|\n"
+                        f"| HalfCheetah-v2 | {shown:.2f} |\n", encoding="utf-8")
+        documents.append(path)
+    report = reconcile(BY_FOLDER, documents, {}, "EVIDENCE.json")
+    assert [(item["claim"], item["found"]) for item in report["drift"]] == [
+        ("halfcheetah/td3/max_return/test", "10248.53")]
+    assert [item["claim"] for item in report["matched"]] == ["halfcheetah/ddpg/max_return/test"]

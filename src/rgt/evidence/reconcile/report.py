@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from rgt.deliver.inputs import DeliveryError
@@ -22,11 +23,14 @@ PUBLIC = {"drift": ("claim", "file", "line", "found", "expected"),
           "unmapped": ("file", "line", "text")}
 
 
-def document_outcomes(path: Path, claims: list[dict],
-                      vocabulary: Vocabulary) -> list[tuple[Site, Outcome]]:
-    """Every outcome in one document, with its site."""
+def document_outcomes(path: Path, claims: list[dict], vocabulary: Vocabulary,
+                      folder: str = "") -> list[tuple[Site, Outcome]]:
+    """Every outcome in one document, with its site; ``folder`` (the names its folders give,
+    ``ddpg`` for ``ddpg/README.md``) is the outermost heading of each block."""
     found, unnamed = [], []
     blocks = document_blocks(path)
+    for block in blocks if folder else []:
+        block.scope = f"{folder} / {block.scope}" if block.scope else folder
     for block, oriented in zip(blocks, positive_is_better(blocks), strict=True):
         sites = paragraph_sites(block) if isinstance(block, Paragraph) else own_sites(
             block, claims, vocabulary)
@@ -110,13 +114,28 @@ def reconcile(claims: list[dict], documents: list[Path], names: dict | None = No
     vocabulary = project_vocabulary(claims, names or {}, source)
     report: dict = {"drift": [], "unmapped": [], "matched": [],
                     "files": [path.as_posix() for path in documents]}
+    folders = named_folders(documents, vocabulary)
     for path in documents:
-        for site, outcome in document_outcomes(path, claims, vocabulary):
+        for site, outcome in document_outcomes(path, claims, vocabulary, folders[path]):
             item = _item(site, outcome, path.as_posix())
             if item not in report[outcome.status]:
                 report[outcome.status].append(item)
     report["ok"] = not report["drift"]
     return report
+
+
+def named_folders(documents: list[Path], vocabulary: Vocabulary) -> dict[Path, str]:
+    """Each document's folders below those all documents share that the evidence's names
+    name (``ddpg`` and ``td3`` for ``ddpg/README.md`` and ``td3/README.md``; not ``paper``)."""
+    parents = [path.resolve().parent for path in documents]
+    root = Path(os.path.commonpath(parents)) if parents else Path()
+    return {path: " / ".join(part for part in parent.relative_to(root).parts
+                             if any(_names_a_run(hit) for hit in vocabulary.find(part)))
+            for path, parent in zip(documents, parents, strict=True)}
+
+
+def _names_a_run(hit) -> bool:
+    return bool({"variant", "claims", "ids"} & set(hit.facets))
 
 
 def public(report: dict) -> dict:

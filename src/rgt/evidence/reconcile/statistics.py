@@ -35,7 +35,7 @@ TEST_SETTING_BEFORE = re.compile(
 # numbers in thousands or millions whose list ends on what they count ("trained for 1M
 # (Hopper-v2), 3M (HalfCheetah-v2) or 10M (Humanoid-v2) timesteps")
 COUNTED_LATER = re.compile(r"[^.;:]{0,100}?\b(?:time\s?steps?|steps|frames|samples|iterations|"
-                           r"tokens|episodes|images|examples|parameters|params)\b", re.IGNORECASE)
+                           r"tokens|episodes|images|examples)\b", re.IGNORECASE)
 # a loss's or a decoder's weight set to a number (``ctc_weight 0.3, reverse weight 0.5``)
 WEIGHT_BEFORE = re.compile(r"(?:^|[\W_])weight\s*[=:]?\s*$", re.IGNORECASE)
 TEST_SETTING_AFTER = re.compile(r"\s*%?\s*(?:statistical\s+)?power\b", re.IGNORECASE)
