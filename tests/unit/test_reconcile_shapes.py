@@ -306,3 +306,26 @@ def test_a_documents_folder_names_its_run_when_an_evidence_name_names_it(tmp_pat
     assert [(item["claim"], item["found"]) for item in report["drift"]] == [
         ("halfcheetah/td3/max_return/test", "10248.53")]
     assert [item["claim"] for item in report["matched"]] == ["halfcheetah/ddpg/max_return/test"]
+
+
+TWO_METRICS = [claim("cityscapes", "original", metric, value, ["Original", "Cityscapes", name],
+                     unit=None)
+               for metric, name, value in (("fid", "FID", 57.60), ("miou", "mIoU", 61.04))]
+HEAD_ROWS = """\
+<table>
+<thead>
+  <tr><th rowspan="2">Dataset</th><th rowspan="2">Method</th><th colspan="2">Metric</th></tr>
+  <tr><td>FID</td><td>mIoU</td></tr>
+</thead>
+<tbody>
+  <tr><td>Cityscapes</td><td>Original</td><td>57.60</td><td>61.04</td></tr>
+</tbody>
+</table>
+"""
+
+
+def test_a_header_rowspan_and_a_theads_cells_head_their_columns(tmp_path):
+    (table,) = [block for block in markdown_blocks(HEAD_ROWS) if isinstance(block, Table)]
+    assert table.header == ["Dataset", "Method", "Metric FID", "Metric mIoU"]
+    drifted = run(tmp_path, TWO_METRICS, HEAD_ROWS.replace("61.04", "61.07"))
+    assert found(drifted) == {("original", 7, "61.07")}

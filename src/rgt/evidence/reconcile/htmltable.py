@@ -4,8 +4,9 @@ Rows are ``<tr>`` elements; header cells (``<th>``) may also stand outside any r
 READMEs write them, and any cell outside a row is a header cell (a ``<td>`` among them). The
 leading rows of header cells are the header; a ``colspan`` repeats a header cell over every
 column it spans (like LaTeX's ``\\multicolumn``) and leaves a body row's spanned columns
-empty; a ``rowspan`` repeats a body cell in the rows below it that it spans (which leave its
-column out: ``<td rowspan="2">ResNet18 + PPM</td>`` names both of its rows). A cell's text is
+empty; a ``rowspan`` repeats a cell in the rows below it that it spans (which leave its
+column out: ``<td rowspan="2">ResNet18 + PPM</td>`` names both of its rows, a header's spans
+its header rows); a ``<thead>``'s cells are header cells. A cell's text is
 what it shows: ``<br>`` is a space, a link is its text, entities are their characters
 (``&plusmn;`` is ±, ``&#x2713`` ✓); comments are not read.
 """
@@ -42,17 +43,20 @@ class _Reader(HTMLParser):
         self.row: list[_Cell] | None = None
         self.cell: _Cell | None = None
         self.in_row = False  # inside a <tr>
+        self.in_head = False  # inside a <thead>: its cells are header cells, <td> or not
 
     def _line(self) -> int:
         return self.first + self.getpos()[0] - 1
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "tr":
+        if tag == "thead":
+            self.in_head = True
+        elif tag == "tr":
             self._end_row()
             self.row, self.in_row = [], True
         elif tag in ("td", "th"):
             self._end_cell()
-            header = tag == "th" or not self.in_row
+            header = tag == "th" or not self.in_row or self.in_head
             self.cell = _Cell(header, _span(attrs, "colspan"), self._line(),
                               rows=_span(attrs, "rowspan"))
         elif tag == "br" and self.cell is not None:
@@ -63,6 +67,7 @@ class _Reader(HTMLParser):
             self._end_cell()
         elif tag in ("tr", "table", "thead", "tbody"):
             self._end_row()
+            self.in_head = self.in_head and tag != "thead"
 
     def handle_data(self, data: str) -> None:
         if self.cell is not None:
@@ -129,11 +134,10 @@ def html_table(lines: list[str], first: int, caption: str = "") -> Table:
     reader.feed("\n".join(lines))
     reader.close()
     reader._end_row()
-    rows = reader.rows
+    rows = _spanned_down(reader.rows)
     count = next((i for i, row in enumerate(rows) if not all(c.header for c in row)), len(rows))
     headers = [_expanded(row, repeat=True) for row in rows[:count]]
     width = max([len(row) for row in headers] + [0])
-    header = [" ".join(row[j].text for row in headers if j < len(row)).strip()
+    header = [" ".join(dict.fromkeys(row[j].text for row in headers if j < len(row))).strip()
               for j in range(width)]
-    body = _spanned_down(rows[count:])
-    return Table(header, [_expanded(row, repeat=False) for row in body], caption)
+    return Table(header, [_expanded(row, repeat=False) for row in rows[count:]], caption)
