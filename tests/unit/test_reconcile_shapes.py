@@ -329,3 +329,29 @@ def test_a_header_rowspan_and_a_theads_cells_head_their_columns(tmp_path):
     assert table.header == ["Dataset", "Method", "Metric FID", "Metric mIoU"]
     drifted = run(tmp_path, TWO_METRICS, HEAD_ROWS.replace("61.04", "61.07"))
     assert found(drifted) == {("original", 7, "61.07")}
+
+
+INFILLING = [claim(data, model, "ppl", value, [f"\\{model}{{}}", f"\\{data}{{}}"], unit=None,
+                   direction="lower")
+             for model, data, value in (("lm", "sto", 17.6), ("ilm", "sto", 18.1),
+                                        ("lm", "abs", 25.7), ("ilm", "abs", 23.9))]
+MACROS = r"""
+\begin{table}
+  \begin{tabular}{lcc}
+    \toprule
+    & \sto{} & \abs{} \\
+    \midrule
+    \lm{} & 17.6 & 25.7 \\
+    \ilm{} & 18.1 & 23.9 \\
+    \bottomrule
+  \end{tabular}
+  \caption{Document infilling PPL.}
+\end{table}
+"""
+
+
+def test_a_papers_own_macro_with_empty_braces_reads_as_its_name(tmp_path):
+    clean = run(tmp_path, INFILLING, MACROS, "paper.tex")
+    assert clean["drift"] == [] and len(clean["matched"]) == 4
+    drifted = run(tmp_path, INFILLING, MACROS.replace("23.9", "23.6"), "paper.tex")
+    assert found(drifted) == {("ilm", 8, "23.6")}

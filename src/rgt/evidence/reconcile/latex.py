@@ -78,6 +78,9 @@ SIMPLE = [
     (re.compile(r"~"), " "),
     (re.compile(r"---"), "\u2014"),
     (re.compile(r"--"), "\u2013"),
+    # a macro of the paper's own with empty braces names a thing (``\\ilm{}``, ``\\lmrev{}``):
+    # read as its name, as the evidence's alias written the same way is
+    (re.compile(r"\\([a-zA-Z]+)\{\}"), r"\1"),
     (re.compile(r"\\[a-zA-Z@]+\*?(?:\[[^\]]*\])?"), ""),
     (re.compile(r"[{}$]"), ""),
 ]
