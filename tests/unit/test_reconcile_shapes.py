@@ -355,3 +355,21 @@ def test_a_papers_own_macro_with_empty_braces_reads_as_its_name(tmp_path):
     assert clean["drift"] == [] and len(clean["matched"]) == 4
     drifted = run(tmp_path, INFILLING, MACROS.replace("23.9", "23.6"), "paper.tex")
     assert found(drifted) == {("ilm", 8, "23.6")}
+
+
+CHECKPOINTS = [claim("kinetics", variant, "accuracy", value, [*names, "Kinetics Acc."])
+               for variant, names, value in (("tsn", ["TSN ResNet50 (2D)", "TSN"], 70.6),
+                                             ("tsm", ["TSM ResNet50", "TSM"], 74.1))]
+DOWNLOADS = """\
+| model | Kinetics Acc. | checkpoint |
+|---|---|---|
+| TSN ResNet50 (2D) | 70.6% | [link](https://x.org/TSM_kinetics_RGB_resnet50_avg_segment5_e50.pth) |
+| TSM ResNet50 | 74.1% | [link](https://x.org/TSM_kinetics_RGB_resnet50_shift8_e100.pth) |
+"""
+
+
+def test_a_bare_link_to_a_download_names_no_run(tmp_path):
+    # the weights' file names hold the other rows' names (``TSM``): they name nothing
+    drifted = run(tmp_path, CHECKPOINTS, DOWNLOADS.replace("70.6%", "70.2%"))
+    assert found(drifted) == {("tsn", 3, "70.2%")}
+    assert found(drifted, "matched") == {("tsm", 4, "74.1%")}

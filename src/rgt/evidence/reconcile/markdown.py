@@ -49,6 +49,9 @@ LINK = re.compile(r"!?\[([^\]]*)\]\(([^)]*)\)")
 # a link's text that says only that it links, to a run's configuration: its target names the
 # run (a checkpoint's ``[Download]`` does not: its file's name holds its scores, ``top1_3.52``)
 BARE_LINK_TEXT = re.compile(r"\s*(?:link|here|config|cfg|yaml|yml)\s*", re.IGNORECASE)
+# a file a link downloads (weights, a log, an archive): what it holds, not which run it is
+DOWNLOAD = re.compile(r"\.(?:pth?|ckpt|h5|bin|safetensors|npz|pkl|log|txt|zip|tar|gz|tgz)$",
+                      re.IGNORECASE)
 INLINE = [
     (LINK, r"\1"),  # links and images: their text
     # a venue citation, [CVPR'17], names a paper between a row label's words: not a name
@@ -65,7 +68,8 @@ def _link_name(match: re.Match) -> str:
     as its target's file name; any other link as its text."""
     text, target = match.groups()
     name = target.strip().rstrip("/").rsplit("/", 1)[-1]
-    if not BARE_LINK_TEXT.fullmatch(text) or not name or re.search(r"\d\.\d", name):
+    if not BARE_LINK_TEXT.fullmatch(text) or not name or re.search(r"\d\.\d", name) or \
+            DOWNLOAD.search(name):
         return text
     return name
 
