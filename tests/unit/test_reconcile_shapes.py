@@ -373,3 +373,28 @@ def test_a_bare_link_to_a_download_names_no_run(tmp_path):
     drifted = run(tmp_path, CHECKPOINTS, DOWNLOADS.replace("70.6%", "70.2%"))
     assert found(drifted) == {("tsn", 3, "70.2%")}
     assert found(drifted, "matched") == {("tsm", 4, "74.1%")}
+
+
+LABELLED = [claim(f"cifar10_{count}", "uda", "accuracy", value, ["UDA", "UDA accuracy", str(count)],
+                  variance={"type": "std", "value": spread})
+            for count, value, spread in ((4000, 95.68, 0.08), (2000, 95.27, 0.14))]
+COMMENTED = """\
+### CIFAR-10 with 2000 and 4000 examples
+
+```shell
+# UDA accuracy:
+# 4000: 95.68 +- 0.08
+# 2000: 95.27 +- 0.14
+bash scripts/run_cifar10_gpu.sh --aug_copy=${AUG_COPY}
+# run it with --lr 0.03 for the 4000 run
+```
+"""
+
+
+def test_comment_lines_a_comment_introduces_in_code_are_read_as_output(tmp_path):
+    clean = run(tmp_path, LABELLED, COMMENTED)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert {(variant, line) for variant, line, _ in found(clean, "matched")} == {
+        ("uda", 5), ("uda", 6)}
+    drifted = run(tmp_path, LABELLED, COMMENTED.replace("95.27", "95.24"))
+    assert found(drifted) == {("uda", 6, "95.24")}

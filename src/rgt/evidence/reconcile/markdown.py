@@ -40,6 +40,7 @@ DETAILS = 7
 OUTPUT_INTRO = re.compile(r"\b(?:should\s+(?:give|print|output|show|see)|gives|outputs?|prints|"
                           r"you\s+(?:should|will)\s+see|expected\s+output)\b[^.]*:\s*$"
                           r"|^\W*results?\b[^.]*:\s*$", re.I)  # "Results (10 epochs):"
+CODE_COMMENT = re.compile(r"^\s*#+\s?(.*\S)\s*$")  # a shell or Python comment
 POINTS_BACK = re.compile(r"\s*(?:this|it|these|that|they)\b", re.IGNORECASE)
 CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 # `enwik8`, `wikitext-103`: one word, a name (`dqn_atari.py`, a file, is not read)
@@ -175,8 +176,23 @@ class MarkdownReader:
         if OUTPUT_INTRO.search(intro):
             for number in range(start + 1, self.index - 1):
                 self.blocks.prose(number + 1, _output_line(self.lines[number]))
+        else:
+            self._commented_output(start + 1, self.index - 1)
         self.blocks.close()
         self.after_code = INTRODUCES.search(intro) is not None
+
+    def _commented_output(self, start: int, end: int) -> None:
+        """Comment lines in code under a comment that introduces them (``# UDA accuracy:``
+        over ``# 4000: 95.68 +- 0.08``): results the code gives, read as output lines."""
+        reading = False
+        for number in range(start, end):
+            comment = CODE_COMMENT.match(self.lines[number])
+            if comment is None:
+                reading = False
+                self.blocks.close()
+            elif reading or comment.group(1).rstrip().endswith(":"):
+                self.blocks.prose(number + 1, _output_line(comment.group(1)))
+                reading = True
 
     def _just_above(self, line: int) -> str:
         """The paragraph ending right above document line ``line`` (a blank line between at
