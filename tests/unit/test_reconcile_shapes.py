@@ -398,3 +398,32 @@ def test_comment_lines_a_comment_introduces_in_code_are_read_as_output(tmp_path)
         ("uda", 5), ("uda", 6)}
     drifted = run(tmp_path, LABELLED, COMMENTED.replace("95.27", "95.24"))
     assert found(drifted) == {("uda", 6, "95.24")}
+
+
+GRAPH_LSTMS = [claim("moving_mnist", f"gcnn_k{k}", "cross_entropy", value,
+                     ["LSTM+GCNN", f"$K={k}$", "Test(w/o Rot)", "Test cross-entropies"],
+                     unit=None, direction="lower")
+               for k, value in ((3, 3866), (5, 3495))]
+SETTINGS = r"""
+\begin{table}
+  \begin{tabular}{lcccc}
+    \toprule
+    Architecture & Structure & Filter size & Runtime & Test(w/o Rot) \\%& Gap\\
+    \midrule
+    LSTM+GCNN & $knn=8$ & $K=3$ & 0.82 & 3866 \\%& 501 \\
+    LSTM+GCNN & $knn=8$ & $K=5$ & 1.24 & 3495 \\%& 437 \\
+    \bottomrule
+  \end{tabular}
+  \caption{Runtime is the time spent per mini-batch. Test cross-entropies on moving MNIST.}
+\end{table}
+"""
+
+
+def test_columns_of_settings_name_the_rows_and_a_comment_after_a_line_break_is_one(tmp_path):
+    # ``K=3`` / ``K=5`` tell the rows apart; ``\\%& 501`` is commented out; the caption names
+    # the runtime too, but the integers under ``Test(w/o Rot)`` are the cross-entropies
+    clean = run(tmp_path, GRAPH_LSTMS, SETTINGS, "paper.tex")
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert found(clean, "matched") == {("gcnn_k3", 7, "3866"), ("gcnn_k5", 8, "3495")}
+    drifted = run(tmp_path, GRAPH_LSTMS, SETTINGS.replace("3495", "3498"), "paper.tex")
+    assert found(drifted) == {("gcnn_k5", 8, "3498")}

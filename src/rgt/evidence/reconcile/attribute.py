@@ -218,12 +218,14 @@ def retype(site: Site, facets: dict[str, Facet], measured: bool = False) -> Stat
     return None if integer and "ratio" not in statement.form and not measured else statement
 
 
-def _measured(site: Site, facets: dict[str, Facet], tiers: tuple[str, ...]) -> bool:
+def _measured(site: Site, facets: dict[str, Facet], tiers: tuple[str, ...],
+              pinned: frozenset[str] | set[str] = frozenset()) -> bool:
     """A table cell under a header naming one of the claims' metrics: an integer there is a
-    value (``segm AP`` over ``33``)."""
+    value (``segm AP`` over ``33``); a caption naming other things too may name the ``pinned``
+    claim's (``Runtime is … Test cross-entropies correspond to …``)."""
     metric = facets.get("metric")
-    return site.in_table and metric is not None and metric.tier in tiers and not any(
-        value.startswith("@") for value in metric.values)
+    return site.in_table and metric is not None and metric.tier in tiers and (not any(
+        value.startswith("@") for value in metric.values) or bool(pinned & metric.values))
 
 
 def _credits_ours(site: Site, vocabulary: Vocabulary) -> bool:
@@ -318,7 +320,9 @@ def attribute(site: Site, claims: list[dict],
         return None  # a table's aliases that name no claim in common
     paired = respectively(site, vocabulary)
     facets = {**decide(site, vocabulary), **paired}
-    measured = _column_pins(site, pinned, vocabulary) and _measured(site, facets, MEASURED_TIERS)
+    metrics = {claim["metric"] for claim in claims if pinned and claim["id"] in pinned}
+    measured = _column_pins(site, pinned, vocabulary) and _measured(
+        site, facets, MEASURED_TIERS, metrics)
     if pinned:
         if "variant" not in facets:
             pinned = baseline_row(site, pinned, claims, vocabulary)

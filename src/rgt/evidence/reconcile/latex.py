@@ -87,9 +87,12 @@ SIMPLE = [
 
 
 def strip_comment(line: str) -> str:
-    """``line`` without its ``%`` comment (``\\%`` is a percent sign)."""
-    match = re.search(r"(?<!\\)%", line)
-    return line[:match.start()] if match else line
+    """``line`` without its ``%`` comment (``\\%`` is a percent sign; after ``\\\\``, a line
+    break, a ``%`` starts a comment again)."""
+    for match in re.finditer(r"(\\*)%", line):
+        if len(match.group(1)) % 2 == 0:
+            return line[:match.start() + len(match.group(1))]
+    return line
 
 
 def check_braces(lines: list[str], source: str) -> None:

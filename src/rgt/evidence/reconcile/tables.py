@@ -56,8 +56,21 @@ def label_columns(table: Table) -> set[int]:
     whose cells are words (``3 + 6`` among feature names): they name the rows."""
     width = max([len(table.header)] + [len(row) for row in table.rows])
     return {j for j in range(width) if _header(table, j) and POINT_HEADER.match(_header(table, j))
-            or _numeric_cells(table, j) == 0 or j == 0 and _numeric_cells(table, j) * 2 < sum(
+            or _numeric_cells(table, j) == 0 or _settings_only(table, j)
+            or j == 0 and _numeric_cells(table, j) * 2 < sum(
                 j < len(row) and row[j].text.strip() != "" for row in table.rows)}
+
+
+# a setting, not a result: ``K=3``, ``5 × 5``, ``N/A``
+SETTING = re.compile(r"\s*(?:[^\W\d_]\w*\s*=\s*\d+|\d+\s*[\u00d7x]\s*\d+|N/?A|-+)\s*", re.I)
+
+
+def _settings_only(table: Table, column: int) -> bool:
+    """A column of settings (``Filter size``: ``5 × 5``, ``K=3``), at least one an assignment:
+    its cells tell the rows apart."""
+    cells = [row[column].text for row in table.rows if column < len(row) and row[column].text]
+    return bool(cells) and all(SETTING.fullmatch(text) for text in cells) and any(
+        "=" in text for text in cells)
 
 
 def _numeric_cells(table: Table, column: int) -> int:
