@@ -427,3 +427,24 @@ def test_columns_of_settings_name_the_rows_and_a_comment_after_a_line_break_is_o
     assert found(clean, "matched") == {("gcnn_k3", 7, "3866"), ("gcnn_k5", 8, "3495")}
     drifted = run(tmp_path, GRAPH_LSTMS, SETTINGS.replace("3495", "3498"), "paper.tex")
     assert found(drifted) == {("gcnn_k5", 8, "3498")}
+
+
+PRETRAINED = [claim("imagenet", variant, "top1", value, ["SwAV", "ImageNet top-1 acc."])
+              for variant, value in (("swav_200ep", 73.9), ("swav_200ep_bs256", 72.7),
+                                     ("swav_400ep_bs256", 74.3))]
+SCRIPTS_TABLE = """\
+| method | epochs | batch-size | ImageNet top-1 acc. | args |
+|---|---|---|---|---|
+| SwAV | 200 | 4096 | 73.9 | [script](./scripts/swav_200ep_pretrain.sh) |
+| SwAV | 200 | 256 | 72.7 | [script](./scripts/swav_200ep_bs256_pretrain.sh) |
+| SwAV | 400 | 256 | 74.3 | [script](./scripts/swav_400ep_bs256_pretrain.sh) |
+"""
+
+
+def test_a_scripts_link_names_its_row_by_the_file_it_runs(tmp_path):
+    (table,) = [block for block in markdown_blocks(SCRIPTS_TABLE) if isinstance(block, Table)]
+    assert table.rows[1][4].text == "swav_200ep_bs256_pretrain.sh"
+    drifted = run(tmp_path, PRETRAINED, SCRIPTS_TABLE.replace("72.7", "72.9"))
+    assert found(drifted) == {("swav_200ep_bs256", 4, "72.9")}
+    assert {variant for variant, _, _ in found(drifted, "matched")} == {
+        "swav_200ep", "swav_400ep_bs256"}

@@ -49,7 +49,7 @@ BARE_NUMBER = re.compile(r"\s*[-+\u2212]?\d[\d,]*(?:\.\d+)?\s*%?\s*")
 LINK = re.compile(r"!?\[([^\]]*)\]\(([^)]*)\)")
 # a link's text that says only that it links, to a run's configuration: its target names the
 # run (a checkpoint's ``[Download]`` does not: its file's name holds its scores, ``top1_3.52``)
-BARE_LINK_TEXT = re.compile(r"\s*(?:link|here|config|cfg|yaml|yml)\s*", re.IGNORECASE)
+BARE_LINK_TEXT = re.compile(r"\s*(?:link|here|config|cfg|yaml|yml|script)\s*", re.IGNORECASE)
 # a file a link downloads (weights, a log, an archive): what it holds, not which run it is
 DOWNLOAD = re.compile(r"\.(?:pth?|ckpt|h5|bin|safetensors|npz|pkl|log|txt|zip|tar|gz|tgz)$",
                       re.IGNORECASE)
