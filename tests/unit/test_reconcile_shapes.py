@@ -448,3 +448,25 @@ def test_a_scripts_link_names_its_row_by_the_file_it_runs(tmp_path):
     assert found(drifted) == {("swav_200ep_bs256", 4, "72.9")}
     assert {variant for variant, _, _ in found(drifted, "matched")} == {
         "swav_200ep", "swav_400ep_bs256"}
+
+
+TRIALS = [claim(env.lower(), agent, metric, value, [env, "PFRL Score"], n=10, unit=None)
+          for agent, metric, env, value in (("sac", "final_return", "Hopper-v2", 3279.25),
+                                            ("ddpg", "max_return", "Hopper-v2", 3521.07),
+                                            ("sac", "final_return", "Ant-v2", 5953.15))]
+BASED_ON = """\
+## Results
+
+PFRL scores are based on 10 trials using different random seeds, using the following command.
+
+| Environment | PFRL Score |
+|---|---|
+| Hopper-v2 | 3279.25 |
+| Ant-v2 | 5953.15 |
+"""
+
+
+def test_scores_based_on_n_trials_give_every_claim_its_run_count(tmp_path):
+    assert run(tmp_path, TRIALS, BASED_ON)["drift"] == []
+    drifted = run(tmp_path, TRIALS, BASED_ON.replace("10 trials", "12 trials"))
+    assert {(item["line"], item["found"]) for item in drifted["drift"]} == {(3, "12 trials")}

@@ -21,7 +21,7 @@ from rgt.evidence.reconcile.vocabulary import Vocabulary
 # how results are aggregated, or that the sentence speaks of the results (``Results on the
 # PyBullet benchmark using 6 seeds``)
 AGGREGATE = re.compile(r"\b(?:means?|medians?|averages?|averaged|std|standard deviation|"
-                       r"results)\b|"
+                       r"results|scores\s+are\s+based\s+on)\b|"
                        r"\u00b1", re.IGNORECASE)
 RELEASED = re.compile(r"\b(?:download\w*|checkpoints?|ckpts?|weights)\b", re.IGNORECASE)
 
