@@ -29,8 +29,8 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (525, 525, 586)
-    assert (score["known_found"], score["known"]) == (8, 24)
+    assert (score["found"], score["found_exact"], score["planted"]) == (526, 526, 586)
+    assert (score["known_found"], score["known"]) == (10, 24)
     kinds = {copy: sorted(item[0] for item in score[f"false_reports_{copy}"])
              for copy in ("drifted", "clean")}
     assert kinds == {"drifted": ["drift"] * 2 + ["unmapped"] * 17,

@@ -470,3 +470,20 @@ def test_scores_based_on_n_trials_give_every_claim_its_run_count(tmp_path):
     assert run(tmp_path, TRIALS, BASED_ON)["drift"] == []
     drifted = run(tmp_path, TRIALS, BASED_ON.replace("10 trials", "12 trials"))
     assert {(item["line"], item["found"]) for item in drifted["drift"]} == {(3, "12 trials")}
+
+
+PRUNED = [claim("cifar10", "group_l1", "accuracy", 92.93, ["Ours-L1", "Pruned (%)"]),
+          claim("cifar10", "group_l1-vs-base", "accuracy", -0.60, ["Ours-L1", "$\\Delta$ Acc (%)"],
+                baseline="base", candidate="group_l1", difference=-0.60)]
+MATH_HEADER = """\
+| Method | Pruned (%) | $\\Delta$ Acc (%) |
+|:-- |:--: |:--: |
+| Ours-L1 | 92.93 | -0.60 |
+"""
+
+
+def test_inline_math_in_markdown_reads_as_it_renders(tmp_path):
+    # ``$\\Delta$ Acc (%)`` is the alias ``$\\Delta$ Acc (%)``: the difference's column
+    assert run(tmp_path, PRUNED, MATH_HEADER)["drift"] == []
+    drifted = run(tmp_path, PRUNED, MATH_HEADER.replace("-0.60", "-0.63"))
+    assert found(drifted) == {("group_l1-vs-base", 3, "-0.63")}

@@ -15,6 +15,7 @@ import re
 
 from rgt.evidence.reconcile.blocks import Blocks, Cell, Paragraph, Table
 from rgt.evidence.reconcile.htmltable import html_table
+from rgt.evidence.reconcile.latex import plain
 from rgt.evidence.reconcile.text import marks
 
 FENCE = re.compile(r"^\s*(```|~~~)")
@@ -40,6 +41,8 @@ DETAILS = 7
 OUTPUT_INTRO = re.compile(r"\b(?:should\s+(?:give|print|output|show|see)|gives|outputs?|prints|"
                           r"you\s+(?:should|will)\s+see|expected\s+output)\b[^.]*:\s*$"
                           r"|^\W*results?\b[^.]*:\s*$", re.I)  # "Results (10 epochs):"
+# inline math with a command, as GitHub renders it (``$\\Delta$ Acc (%)``: Δ Acc (%))
+MATH = re.compile(r"(?<![\\$])\$(?=\\)[^$\n]+?\$")
 CODE_COMMENT = re.compile(r"^\s*#+\s?(.*\S)\s*$")  # a shell or Python comment
 POINTS_BACK = re.compile(r"\s*(?:this|it|these|that|they)\b", re.IGNORECASE)
 CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
@@ -94,6 +97,7 @@ def _code(match: re.Match, names: bool) -> str:
 def inline(text: str, names: bool = False) -> str:
     """A line of Markdown as plain text (``names``: a table's, whose code spans are names)."""
     text = CODE_SPAN.sub(lambda match: _code(match, names), text)
+    text = MATH.sub(lambda match: plain(match.group(0)), text)
     if names:
         text = LINK.sub(_link_name, text)
     for pattern, replacement in INLINE:
