@@ -219,13 +219,13 @@ def retype(site: Site, facets: dict[str, Facet], measured: bool = False) -> Stat
 
 
 def _measured(site: Site, facets: dict[str, Facet], tiers: tuple[str, ...],
-              pinned: frozenset[str] | set[str] = frozenset()) -> bool:
+              pinned_metrics: frozenset[str] = frozenset()) -> bool:
     """A table cell under a header naming one of the claims' metrics: an integer there is a
-    value (``segm AP`` over ``33``); a caption naming other things too may name the ``pinned``
-    claim's (``Runtime is … Test cross-entropies correspond to …``)."""
+    value (``segm AP`` over ``33``); a caption naming other things too may name the pinned
+    claim's metric (``Runtime is … Test cross-entropies correspond to …``)."""
     metric = facets.get("metric")
     return site.in_table and metric is not None and metric.tier in tiers and (not any(
-        value.startswith("@") for value in metric.values) or bool(pinned & metric.values))
+        value.startswith("@") for value in metric.values) or bool(pinned_metrics & metric.values))
 
 
 def _credits_ours(site: Site, vocabulary: Vocabulary) -> bool:
@@ -320,7 +320,7 @@ def attribute(site: Site, claims: list[dict],
         return None  # a table's aliases that name no claim in common
     paired = respectively(site, vocabulary)
     facets = {**decide(site, vocabulary), **paired}
-    metrics = {claim["metric"] for claim in claims if pinned and claim["id"] in pinned}
+    metrics = frozenset(claim["metric"] for claim in claims if pinned and claim["id"] in pinned)
     measured = _column_pins(site, pinned, vocabulary) and _measured(
         site, facets, MEASURED_TIERS, metrics)
     if pinned:

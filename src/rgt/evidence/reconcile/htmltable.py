@@ -95,7 +95,8 @@ def _span(attrs: list[tuple[str, str | None]], name: str) -> int:
 
 
 def _spanned_down(rows: list[list[_Cell]]) -> list[list[_Cell]]:
-    """Body rows with each ``rowspan`` cell repeated, in its column, in the rows it spans."""
+    """``rows`` with each ``rowspan`` cell repeated, in its column, in the rows below it that
+    it spans."""
     above: dict[int, tuple[_Cell, int]] = {}  # column -> the cell spanning it, rows left
     result = []
     for row in rows:

@@ -137,11 +137,7 @@ def project_vocabulary(claims: list[dict], names: dict, source: str) -> Vocabula
     _add_ids(vocabulary, claims)
     _add_names(vocabulary, names)
     aliases = alias_index(claims)
-    for alias in aliases:
-        # the evidence's own name (``LR``, a logistic regression) over the common word for a
-        # setting or a metric the evidence lacks (the learning rate)
-        if _foreign_only(vocabulary.facets_in(alias)):
-            vocabulary.forget(alias, "metric")
+    _own_words_first(vocabulary, aliases)
     worded = {alias: vocabulary.facets_in(alias) for alias in aliases}
     # an alias that is a metric's name (``Accuracy``, a column header) names that metric, not
     # the variant or experiment of the claims that happen to carry it
@@ -178,6 +174,14 @@ def _renames(worded: dict[str, set[str]], metrics: set[str]) -> bool:
     """Whether an alias's words name only other metrics than its claims' one."""
     named = {value for value in worded.get("metric", ()) if not value.startswith("@")}
     return bool(named) and len(metrics) == 1 and not named & metrics
+
+
+def _own_words_first(vocabulary: Vocabulary, aliases: dict[str, list[dict]]) -> None:
+    """The evidence's own name (``LR``, a logistic regression) over the common word for a
+    setting or a metric the evidence lacks (the learning rate)."""
+    for alias in aliases:
+        if _foreign_only(vocabulary.facets_in(alias)):
+            vocabulary.forget(alias, "metric")
 
 
 def _foreign_only(worded: dict[str, set[str]]) -> bool:

@@ -16,7 +16,7 @@ from rgt.evidence.reconcile.others import own_sites
 from rgt.evidence.reconcile.siblings import resolve_rows
 from rgt.evidence.reconcile.sites import Site, paragraph_sites
 from rgt.evidence.reconcile.statcheck import paragraph_findings
-from rgt.evidence.reconcile.vocabulary import SPLITS, Vocabulary
+from rgt.evidence.reconcile.vocabulary import SPLITS, Hit, Vocabulary
 
 PUBLIC = {"drift": ("claim", "file", "line", "found", "expected"),
           "matched": ("claim", "file", "line", "found", "expected"),
@@ -134,7 +134,7 @@ def named_folders(documents: list[Path], vocabulary: Vocabulary) -> dict[Path, s
             for path, parent in zip(documents, parents, strict=True)}
 
 
-def _names_a_run(hit) -> bool:
+def _names_a_run(hit: Hit) -> bool:
     return bool({"variant", "claims", "ids"} & set(hit.facets))
 
 

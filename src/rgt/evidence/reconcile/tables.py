@@ -38,13 +38,13 @@ def is_numeric(text: str) -> bool:
     has_digit = any(char.isdigit() for char in text)
     # a number first, then words of which point or aggregate it is (``0.82 (best 0.67)``,
     # ``3.87 (1 run)``, ``4.00 (median of 5 runs)``)
-    points = POINT_WORDS if LEADING_NUMBER.match(text) else set()
+    points = AGGREGATE_WORDS if LEADING_NUMBER.match(text) else set()
     return has_digit and all(word in UNIT_WORDS or word.lower() in points for word in words)
 
 
 UNIT_WORDS = {"pp", "M", "K", "B", "x", "CI", "s", "ms", "h", "min"}
-POINT_WORDS = {"best", "worst", "last", "run", "runs", "seed", "seeds", "median", "mean",
-               "average", "avg", "of", "over", "std"}
+AGGREGATE_WORDS = {"best", "worst", "last", "run", "runs", "seed", "seeds", "median", "mean",
+                   "average", "avg", "of", "over", "std"}
 LEADING_NUMBER = re.compile(r"\s*(?:\*\*)?[~\u2248]?\s*[-+\u2212]?\d")
 
 
@@ -55,10 +55,15 @@ def label_columns(table: Table) -> set[int]:
     """Columns none of whose body cells is numeric, seed columns, and a first column most of
     whose cells are words (``3 + 6`` among feature names): they name the rows."""
     width = max([len(table.header)] + [len(row) for row in table.rows])
-    return {j for j in range(width) if _header(table, j) and POINT_HEADER.match(_header(table, j))
-            or _numeric_cells(table, j) == 0 or _settings_only(table, j)
-            or j == 0 and _numeric_cells(table, j) * 2 < sum(
-                j < len(row) and row[j].text.strip() != "" for row in table.rows)}
+    return {j for j in range(width) if _names_rows(table, j)}
+
+
+def _names_rows(table: Table, column: int) -> bool:
+    numeric = _numeric_cells(table, column)
+    if POINT_HEADER.match(_header(table, column)) or numeric == 0:
+        return True
+    filled = sum(column < len(row) and row[column].text.strip() != "" for row in table.rows)
+    return _settings_only(table, column) or column == 0 and numeric * 2 < filled
 
 
 # a setting, not a result: ``K=3``, ``5 × 5``, ``N/A``
