@@ -39,7 +39,7 @@ def test_the_dev_part_scores_as_its_rules_were_left():
 
 def test_the_held_out_part_scores_no_worse_than_when_it_was_scored():
     score = score_real("heldout")  # scored once, after the last rule change (its README)
-    assert score["found"] >= 18 and score["planted"] == 38
+    assert score["found"] >= 25 and score["planted"] == 26
     assert score["known"] == 0
     assert score["false_reports_drifted"] == [] and score["false_reports_clean"] == []
 
