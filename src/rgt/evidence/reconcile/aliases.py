@@ -83,7 +83,7 @@ def baseline_row(site: Site, pinned: frozenset[str], claims: list[dict],
     """``pinned`` narrowed to the baseline when the cell's row is nothing but the names of
     one experiment (no variant named), and that experiment's comparisons share one
     baseline."""
-    row = next((level for level in site.levels if level.tier == "row"), None)
+    row = site.level("row")
     if row is None or not only_names(row.text, vocabulary):
         return pinned
     named = level_claims(row.text, vocabulary)
@@ -132,7 +132,7 @@ def named_inside(site: Site, candidates: list[dict], vocabulary: Vocabulary) -> 
     """Of prose candidates, the one whose own name its sentence says before the number inside
     a longer name (``GAT + C&S (1567000 params, 73.56% base accuracy)``: GAT's base accuracy,
     not Linear's or MLP's), when exactly one is."""
-    sentence = next((level for level in site.levels if level.tier == "sentence"), None)
+    sentence = site.level("sentence")
     if site.in_table or sentence is None or len(candidates) < 2:
         return candidates
     before = sentence.text[:sentence.anchor]

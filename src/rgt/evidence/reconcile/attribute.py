@@ -153,7 +153,7 @@ def _widened(variant: Facet, claims: list[dict], site: Site, vocabulary: Vocabul
     candidates = {claim["candidate"] for claim in claims if is_comparison(claim)}
     if variant.named & candidates:
         return variant
-    sentence = next((level for level in site.levels if level.tier == "sentence"), None)
+    sentence = site.level("sentence")
     hits = vocabulary.find(sentence.text) if sentence else []
     named = named_values([hit for hit in hits if "variant" in hit.facets], "variant")
     return replace(variant, named=variant.named | named)
@@ -161,7 +161,7 @@ def _widened(variant: Facet, claims: list[dict], site: Site, vocabulary: Vocabul
 
 def loosened(site: Site, facets: dict[str, Facet], vocabulary: Vocabulary) -> dict[str, Facet]:
     """Facets with every metric and variant the sentence names (a weak reading's alternatives)."""
-    sentence = next((level for level in site.levels if level.tier == "sentence"), None)
+    sentence = site.level("sentence")
     if sentence is None:
         return facets
     hits = vocabulary.find(sentence.text)
@@ -231,7 +231,7 @@ def _measured(site: Site, facets: dict[str, Facet], tiers: tuple[str, ...],
 def _credits_ours(site: Site, vocabulary: Vocabulary) -> bool:
     """Whether a table cell's row label is one of the evidence's own names with a citation
     (the name's origin) beside it."""
-    row = next((level for level in site.levels if level.tier == "row"), None)
+    row = site.level("row")
     return site.in_table and row is not None and \
         level_claims(row.text, vocabulary, "own") is not None
 
@@ -240,7 +240,7 @@ def _column_pins(site: Site, pinned: frozenset[str] | None, vocabulary: Vocabula
     """Whether the cell's column header is one of the evidence's names and, with its row,
     pins a single claim (``kNN`` over ``44`` in the ``Chroma`` row of a table of accuracies;
     not a ``dim.`` column beside it)."""
-    column = next((level for level in site.levels if level.tier == "column"), None)
+    column = site.level("column")
     return bool(pinned) and len(pinned) == 1 and column is not None and \
         level_claims(column.text, vocabulary) is not None
 
@@ -320,9 +320,9 @@ def attribute(site: Site, claims: list[dict],
         return None  # a table's aliases that name no claim in common
     paired = respectively(site, vocabulary)
     facets = {**decide(site, vocabulary), **paired}
-    metrics = frozenset(claim["metric"] for claim in claims if pinned and claim["id"] in pinned)
     measured = _column_pins(site, pinned, vocabulary) and _measured(
-        site, facets, MEASURED_TIERS, metrics)
+        site, facets, MEASURED_TIERS,
+        frozenset(claim["metric"] for claim in claims if claim["id"] in pinned))
     if pinned:
         if "variant" not in facets:
             pinned = baseline_row(site, pinned, claims, vocabulary)

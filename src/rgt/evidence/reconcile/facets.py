@@ -212,7 +212,7 @@ LIST_GAP = re.compile(r"\s*(?:,|;|,?\s*and)\s*", re.IGNORECASE)
 def in_a_list(site: Site) -> bool:
     """A number among three or more joined by commas alone (``{60.6, 60.7, 61.1}``): each
     run's result, or several things' — unless ``respectively`` pairs them with names."""
-    sentence = next((level for level in site.levels if level.tier == "sentence"), None)
+    sentence = site.level("sentence")
     if sentence is None or "respectively" in sentence.text.lower():
         return False
     numbers = find_numbers(sentence.text)
@@ -298,7 +298,7 @@ def cited_subject(site: Site, facets: dict[str, Facet]) -> bool:
 
 def respectively(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
     """``A and B reach x and y, respectively``: the k-th value goes with the k-th name."""
-    sentence = next((level for level in site.levels if level.tier == "sentence"), None)
+    sentence = site.level("sentence")
     if sentence is None or "respectively" not in sentence.text.lower():
         return {}
     end = sentence.text.lower().index("respectively")

@@ -48,6 +48,10 @@ class Site:
         """The document line of character ``offset`` of the statement's text."""
         return next(line for start, line in reversed(self.starts) if start <= offset)
 
+    def level(self, tier: str) -> Level | None:
+        """The statement's first level of ``tier`` (``row``, ``sentence``, …), if it has one."""
+        return next((level for level in self.levels if level.tier == tier), None)
+
 
 def _protected(text: str, statements: list[Statement]) -> list[tuple[int, int]]:
     spans = [(s.start, s.end) for s in statements]
