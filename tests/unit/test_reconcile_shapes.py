@@ -487,3 +487,19 @@ def test_inline_math_in_markdown_reads_as_it_renders(tmp_path):
     assert run(tmp_path, PRUNED, MATH_HEADER)["drift"] == []
     drifted = run(tmp_path, PRUNED, MATH_HEADER.replace("-0.60", "-0.63"))
     assert found(drifted) == {("group_l1-vs-base", 3, "-0.63")}
+
+
+FOLDED = [claim("mnist", model, "nmse", value, [name], n=10, unit=None)
+          for model, name, value in (("gp", "GP", 0.812), ("arc_gp", "arc GP", 0.421))]
+FOLDS = r"""
+\section{Experiments}
+We compare the GP to the arc GP. The results are averaged over $10$-fold train/test splits.
+The GP reaches $0.812$ and the arc GP $0.421$; a 2-fold improvement.
+"""
+
+
+def test_k_fold_train_test_splits_count_the_runs_of_every_claim(tmp_path):
+    # ``train/test`` names the protocol, not the training split; ``2-fold`` counts no runs
+    assert run(tmp_path, FOLDED, FOLDS, "paper.tex")["drift"] == []
+    drifted = run(tmp_path, FOLDED, FOLDS.replace("$10$-fold", "$12$-fold"), "paper.tex")
+    assert {(item["line"], item["found"]) for item in drifted["drift"]} == {(3, "12-fold")}

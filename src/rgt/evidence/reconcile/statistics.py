@@ -57,10 +57,14 @@ INTERVAL = re.compile(
 LEVEL_ONLY = re.compile(rf"{LEVEL}(?:{CI_WORD}|confidence|credible|level\b)", re.IGNORECASE)
 WORDS = {"one": 1, "single": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
          "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twenty": 20}
+# ``10-fold splits`` counts runs; ``a 2-fold speed-up`` does not.
+NOT_RUNS = (r"(?![-\s]+(?:increase|improvement|reduction|decrease|gain|speed|faster|slower|"
+            r"larger|smaller|more|less|fewer|higher|lower))")
 SEEDS = re.compile(
-    rf"\b(?P<n>\d+|{'|'.join(WORDS)})\s+(?:random\s+|independent\s+|different\s+|training\s+)?"
-    r"(?:seeds?|runs?|trials?|restarts?|train[-\s]?test\s+splits?|folds?)\b"
-    r"|\bseeds?\s*[:=]\s*(?P<n2>\d+)\b",
+    rf"\b(?P<n>\d+|{'|'.join(WORDS)})[\s-]+"
+    r"(?:(?:random|independent|different|distinct|separate|training)\s+){0,2}"
+    r"(?:seeds?|runs?|trials?|restarts?|repetitions?|repeats?|train[-\s]?test\s+splits?|folds?)\b"
+    rf"{NOT_RUNS}|\bseeds?\s*[:=]\s*(?P<n2>\d+)\b",
     re.IGNORECASE,
 )
 FILLER = re.compile(

@@ -52,7 +52,11 @@ ROLES = {"low": ["ci low", "ci lower", "lower", "low", "lo", "ci lo", "lower bou
 # a phase named, not a split: pre-training, and what training costs (its time, its budget)
 STAGES = ["pre train", "pre training", "pre trained"] + [
     f"training {noun}" for noun in ("time", "times", "duration", "cost", "budget", "speed",
-                                    "hours", "days", "schedule", "recipe", "command", "logs")]
+                                    "hours", "days", "schedule", "recipe", "command", "logs")] + [
+    # a protocol, not one split: "10-fold train/test splits", "a train-test split"
+    f"{train}{joint}{other}" for train in ("train", "training")
+    for other in ("test", "val", "dev", "validation", "val/test")
+    for joint in ("/", " ") if joint == "/" or other == "test"]
 DIFFERENCE = ["difference", "diff", "delta", "\u0394", "gain", "improvement", "change", "effect",
               "lift"]
 BASELINE = "@baseline"  # the word "baseline": the baseline of the comparisons in scope
