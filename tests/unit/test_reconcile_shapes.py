@@ -503,3 +503,21 @@ def test_k_fold_train_test_splits_count_the_runs_of_every_claim(tmp_path):
     assert run(tmp_path, FOLDED, FOLDS, "paper.tex")["drift"] == []
     drifted = run(tmp_path, FOLDED, FOLDS.replace("$10$-fold", "$12$-fold"), "paper.tex")
     assert {(item["line"], item["found"]) for item in drifted["drift"]} == {(3, "12-fold")}
+
+
+DEPTH = [claim("kitti", f"{mode}_640x192", "abs_rel", value, [f"{mode}_640x192", "KITTI",
+               "KITTI abs. rel. error"], unit=None)
+         for mode, value in (("mono", 0.115), ("stereo", 0.109))]
+SETTINGS = """\
+| `--model_name` | Training modality | KITTI abs. rel. error |
+|---|---|---|
+| `mono_640x192` | Mono | 0.115 |
+| `stereo_640x192` | Stereo | 0.109 |
+"""
+
+
+def test_a_header_of_a_training_setting_names_no_training_split(tmp_path):
+    # ``Training modality`` is how the model was trained; the scores are the test claims'
+    assert len(found(run(tmp_path, DEPTH, SETTINGS), "matched")) == 2
+    drifted = run(tmp_path, DEPTH, SETTINGS.replace("0.109", "0.119"))
+    assert found(drifted) == {("stereo_640x192", 4, "0.119")}

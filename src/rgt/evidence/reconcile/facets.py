@@ -67,8 +67,9 @@ def _pick(hits: list[Hit], facet: str, level: Level, width: int,
     if facet == "variant" and level.tier == "sentence" and level.anchor is not None:
         spans = asides(level)
         relevant = [hit for hit in relevant if not _aside(spans, hit)]
-    if facet == "split" and level.tier == "scope":
-        relevant = [hit for hit in relevant if not _an_activity(level.text, hit, hits)]
+    if facet == "split" and level.tier in ("scope", "corner"):
+        relevant = [hit for hit in relevant
+                    if not _an_activity(level.text, hit, hits, level.tier == "corner")]
     if not relevant:
         return None
     nearest = relevant
@@ -83,16 +84,20 @@ def _pick(hits: list[Hit], facet: str, level: Level, width: int,
 
 
 HEADING_START = re.compile(r"(?:^|/)\s*(?:how\s+to\s+)?$")
+WORD_FOLLOWS = re.compile(r"\s+[a-z]")
 # what a heading's "Training …" may be about that is a split: its set, its numbers
 SPLIT_NOUN = re.compile(r"\s*(?:set|split|data|subset|results?|curves?|metrics?|scores?)\b")
 
 
-def _an_activity(text: str, hit: Hit, hits: list[Hit]) -> bool:
+def _an_activity(text: str, hit: Hit, hits: list[Hit], header: bool = False) -> bool:
     """A heading that opens with training as what it is about (``Train CIFAR10 with PyTorch``,
-    ``How to train``, ``Training on ImageNet``) names the activity, not the training split,
-    unless what follows is the split's set or numbers (``Training set``, ``Training loss``)."""
+    ``How to train``, ``Training on ImageNet``), or a header of a setting (``Training
+    modality``), names the activity, not the training split, unless what follows is the
+    split's set or numbers (``Training set``, ``Training loss``)."""
     folded = fold(text)
-    if not HEADING_START.search(folded[:hit.start]):
+    opens = WORD_FOLLOWS.match(folded, hit.end) if header else HEADING_START.search(
+        folded[:hit.start])
+    if not opens:
         return False
     follows = next((other for other in hits if other.start >= hit.end), None)
     names_a_metric = follows is not None and "metric" in set(follows.facets) - follows.implied \
