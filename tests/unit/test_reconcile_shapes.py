@@ -508,7 +508,7 @@ def test_k_fold_train_test_splits_count_the_runs_of_every_claim(tmp_path):
 DEPTH = [claim("kitti", f"{mode}_640x192", "abs_rel", value, [f"{mode}_640x192", "KITTI",
                "KITTI abs. rel. error"], unit=None)
          for mode, value in (("mono", 0.115), ("stereo", 0.109))]
-SETTINGS = """\
+TRAINING_SETTINGS = """\
 | `--model_name` | Training modality | KITTI abs. rel. error |
 |---|---|---|
 | `mono_640x192` | Mono | 0.115 |
@@ -518,6 +518,52 @@ SETTINGS = """\
 
 def test_a_header_of_a_training_setting_names_no_training_split(tmp_path):
     # ``Training modality`` is how the model was trained; the scores are the test claims'
-    assert len(found(run(tmp_path, DEPTH, SETTINGS), "matched")) == 2
-    drifted = run(tmp_path, DEPTH, SETTINGS.replace("0.109", "0.119"))
+    assert len(found(run(tmp_path, DEPTH, TRAINING_SETTINGS), "matched")) == 2
+    drifted = run(tmp_path, DEPTH, TRAINING_SETTINGS.replace("0.109", "0.119"))
     assert found(drifted) == {("stereo_640x192", 4, "0.119")}
+
+
+REPORTED = [claim(f"ner_{label.lower()}", "bert", metric, value, [label, name, "BERT"],
+                  unit=None)
+            for label, metric, name, value in (
+                ("PER", "precision", "precision", 0.9677), ("PER", "f1", "f1-score", 0.9711),
+                ("LOC", "recall", "recall", 0.9711), ("accuracy", "f1", "f1-score", 0.60))]
+CLASSIFICATION_REPORT = """\
+## BERT
+
+```
+             precision    recall  f1-score   support
+
+        PER     0.9677    0.9745    0.9711      1842
+        LOC     0.9654    0.9711    0.9682      1837
+
+avg / total     0.9456    0.9534    0.9495      5942
+```
+
+```
+              precision    recall  f1-score   support
+
+           0       0.50      1.00      0.67         1
+    accuracy                           0.60         5
+   macro avg       0.50      0.56      0.49         5
+```
+
+```
+python train.py --lr  0.1
+  --epochs  10
+```
+"""
+
+
+def test_a_printed_classification_report_is_a_table_its_columns_lined_up(tmp_path):
+    # each number is under the name it lines up with: the accuracy row's one score is f1-score's
+    tables = [block for block in markdown_blocks(CLASSIFICATION_REPORT) if isinstance(block, Table)]
+    # a row a class's number names is no claim's: not read
+    assert [[cell.text for cell in row] for row in tables[1].rows] == [
+        ["accuracy", "", "", "0.60", "5"], ["macro avg", "0.50", "0.56", "0.49", "5"]]
+    assert len(tables) == 2  # the command's flags are code, not a table
+    clean = run(tmp_path, REPORTED, CLASSIFICATION_REPORT)
+    assert clean["drift"] == [] and clean["unmapped"] == [] and len(found(clean, "matched")) == 4
+    drifted = run(tmp_path, REPORTED, CLASSIFICATION_REPORT.replace("0.9711      1842", "0.9713      1842")
+                  .replace("0.60 ", "0.62 "))
+    assert found(drifted) == {("bert", 6, "0.9713"), ("bert", 16, "0.62")}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 import re
 
+from rgt.evidence.reconcile.aligned import aligned_tables
 from rgt.evidence.reconcile.blocks import Blocks, Cell, Paragraph, Table
 from rgt.evidence.reconcile.htmltable import html_table
 from rgt.evidence.reconcile.latex import plain
@@ -177,7 +178,12 @@ class MarkdownReader:
         start = self.index
         intro = self._just_above(start + 1)
         self._skip_until(r"^\s*" + re.escape(FENCE.match(line).group(1)))
-        if OUTPUT_INTRO.search(intro):
+        printed = aligned_tables(self.lines[start + 1:self.index - 1], start + 2,
+                                 intro if CAPTION.match(intro) or INTRODUCES.search(intro) else "")
+        if printed:
+            for table in printed:
+                self.blocks.table(table)
+        elif OUTPUT_INTRO.search(intro):
             for number in range(start + 1, self.index - 1):
                 self.blocks.prose(number + 1, _output_line(self.lines[number]))
         else:

@@ -1,0 +1,80 @@
+"""Tables a program printed, in a code block: a header of names over rows of numbers, the
+columns lined up by spaces (scikit-learn's and seqeval's ``classification_report``, a results
+summary). Each number belongs to the header name it stands under (its span nearest that
+name's), so a row with a blank cell (``accuracy`` under ``f1-score`` only) still reads right;
+a row's leading words name it (``avg / total``); a row a number names (a class, ``0``) is
+not read, as no claim's. Anything else in the block stays code: a line
+that is neither a row nor blank ends the table, and a number that lines up under no name, or two
+under one, means the block is not such a table.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rgt.evidence.reconcile.blocks import Cell, Table
+
+FIELD = re.compile(r"\S+(?: \S+)*")  # fields are apart by two spaces or more
+NUMERIC = re.compile(r"[-+\u2212]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?%?", re.IGNORECASE)
+NAME = re.compile(r"[^\W\d_]")
+SLACK = 3  # how far (characters) a number may stand from the name it is under
+
+
+def _fields(line: str) -> list[tuple[int, int, str]]:
+    return [(match.start(), match.end(), match.group(0))
+            for match in FIELD.finditer(line.expandtabs())]
+
+
+def _header(line: str) -> list[tuple[int, int, str]] | None:
+    fields = _fields(line)
+    names = len(fields) >= 2 and all(
+        NAME.search(text) and not NUMERIC.fullmatch(text) for _, _, text in fields)
+    return fields if names else None
+
+
+def _gap(field: tuple[int, int, str], column: tuple[int, int, str]) -> int:
+    return max(0, column[0] - field[1], field[0] - column[1])
+
+
+def _row(line: str, header: list[tuple[int, int, str]]) -> list[str] | None:
+    """The cells of ``line`` under ``header`` (its name first), None when it is no row."""
+    fields = _fields(line)
+    # the name: a word, or a class's number left of every column (``           0       0.50``)
+    named = bool(fields) and (not NUMERIC.fullmatch(fields[0][2]) or fields[0][1] < header[0][0])
+    words, numbers = fields[:int(named)], fields[int(named):]
+    if not numbers or not all(NUMERIC.fullmatch(text) for _, _, text in numbers):
+        return None
+    cells = [words[0][2] if words else ""] + [""] * len(header)
+    for number in numbers:
+        gap, column = min((_gap(number, column), index) for index, column in enumerate(header))
+        if gap > SLACK or cells[column + 1]:
+            return None
+        cells[column + 1] = number[2]
+    return cells
+
+
+def aligned_tables(lines: list[str], first_line: int, caption: str = "") -> list[Table]:
+    """The printed tables of a code block whose first line is document line ``first_line``."""
+    tables, index = [], 0
+    while index < len(lines):
+        header = _header(lines[index])
+        rows = _rows_under(header, lines, index + 1, first_line) if header else []
+        if len(rows) >= 2:
+            named = [row for row in rows if not NUMERIC.fullmatch(row[0].text)]
+            tables.append(Table(["", *(text for _, _, text in header)], named, caption))
+            index = rows[-1][0].line - first_line
+        index += 1
+    return tables
+
+
+def _rows_under(header: list[tuple[int, int, str]], lines: list[str], start: int,
+                first_line: int) -> list[list[Cell]]:
+    rows = []
+    for index in range(start, len(lines)):
+        if not lines[index].strip():
+            continue
+        cells = _row(lines[index], header)
+        if cells is None:
+            break
+        rows.append([Cell(text, first_line + index) for text in cells])
+    return rows
