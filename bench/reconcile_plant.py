@@ -50,7 +50,9 @@ def mutated(text: str, part: str, rng: random.Random) -> str:
     units = round(float(digits) * 10 ** decimals) + step
     if units <= 0:
         units = round(float(digits) * 10 ** decimals) + abs(step)
-    return f"{sign}{units / 10 ** decimals:.{decimals}f}"
+    written = f"{units / 10 ** decimals:.{decimals}f}"
+    bare = digits.startswith(".") and written.startswith("0.")  # ``.797`` stays zero-less
+    return f"{sign}{written[1:] if bare else written}"
 
 
 def replace_token(line: str, text: str, occurrence: int, new: str) -> str:

@@ -567,3 +567,28 @@ def test_a_printed_classification_report_is_a_table_its_columns_lined_up(tmp_pat
     drifted = run(tmp_path, REPORTED, CLASSIFICATION_REPORT.replace("0.9711      1842", "0.9713      1842")
                   .replace("0.60 ", "0.62 "))
     assert found(drifted) == {("bert", 6, "0.9713"), ("bert", 16, "0.62")}
+
+
+EMBEDDINGS = [claim(dataset.lower(), "rotate", metric, value, ["RotatE", dataset, name],
+                    unit=None, **extra)
+              for dataset, metric, name, value, extra in (
+                  ("FB15k", "mrr", "MRR", 0.797, {"variance": {"type": "std", "value": 0.001}}),
+                  ("WN18", "mrr", "MRR", 0.949, {"variance": {"type": "std", "value": 0.0}}),
+                  ("FB15k", "mr", "MR", 40, {"direction": "lower"}),
+                  ("WN18", "mr", "MR", 309, {"direction": "lower"}))]
+METRIC_ROWS = """\
+**Results of the RotatE model**
+
+| Dataset | FB15k | WN18 |
+|---|---|---|
+| MRR | .797 ± .001 | .949 ± .000 |
+| MR | 40 | 309 |
+"""
+
+
+def test_fractions_without_their_zero_and_integers_a_row_names_the_metric_of_are_read(tmp_path):
+    # ``.797`` is 0.797; ``MR`` names the integers' metric, and each column pins one claim
+    clean = run(tmp_path, EMBEDDINGS, METRIC_ROWS)
+    assert clean["drift"] == [] and len(found(clean, "matched")) == 6
+    drifted = run(tmp_path, EMBEDDINGS, METRIC_ROWS.replace(".949", ".951").replace("309", "311"))
+    assert found(drifted) == {("rotate", 5, ".951"), ("rotate", 6, "311")}

@@ -175,7 +175,7 @@ def loosened(site: Site, facets: dict[str, Facet], vocabulary: Vocabulary) -> di
 
 
 SPREAD_COLUMN = re.compile(r"mean|avg|average", re.IGNORECASE)
-MEASURED_TIERS = ("cell", "column", "caption")  # where a table names its integers' metric
+MEASURED_TIERS = ("cell", "column", "row", "caption")  # where a table names its integers' metric
 
 
 def _prose_role(facets: dict[str, Facet]) -> str | None:

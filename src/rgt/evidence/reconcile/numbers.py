@@ -17,7 +17,8 @@ MULTIPLIERS = {"K": 1e3, "k": 1e3, "M": 1e6, "B": 1e9}
 NUMBER = re.compile(
     # after a slash only when a number is before it (``88.9/94.6``, not a path's ``v/1.5``)
     r"(?<![\w.,^])(?<![^\d%]/)(?<!^/)(?<![A-Za-z]-)(?P<sign>[-+\u2212])?"
-    r"(?P<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.(?P<decimals>\d+))?)"
+    # a fraction may drop its zero (``.797``, as APA style writes what cannot exceed 1)
+    r"(?P<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.(?P<decimals>\d+))?|\.(?P<bare>\d+))"
     r"(?P<suffix>\s?%|\s?pp\b|[KkMB]\b)?"
     r"(?![\w.]*\d)(?![eE][-+]?\d)"
 )
@@ -58,7 +59,7 @@ def _number(match: re.Match) -> Number:
     return Number(
         text=match.group(0).strip(),
         magnitude=float(match.group("digits").replace(",", "")),
-        decimals=len(match.group("decimals") or ""),
+        decimals=len(match.group("decimals") or match.group("bare") or ""),
         sign="-" if sign in ("-", MINUS) else sign,
         percent=suffix in ("%", "pp"),
         multiplier=MULTIPLIERS.get(suffix, 1.0),
