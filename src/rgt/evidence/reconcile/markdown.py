@@ -33,6 +33,8 @@ SETEXT = re.compile(r"^ {0,3}(=+|-+)\s*$")  # the line under a heading's text: =
 HORIZONTAL = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
 CAPTION = re.compile(r"^\W*(?:table|tab\.)\s*\d*\b", re.IGNORECASE)
 INTRODUCES = re.compile(r":\s*$")
+# a title: one short line that is no sentence (``YOLOv3 mAP@0.5 (darknet-reported mAP@0.5)``)
+TITLE = re.compile(r"(?:(?![.!?](?:\s|$))[^\n]){1,120}")
 HTML_TABLE = re.compile(r"^\s*<table\b", re.IGNORECASE)
 # a <details> block's <summary> titles what it folds away, to its </details>: a heading below
 # every Markdown one (``Legacy models``)
@@ -270,9 +272,18 @@ class MarkdownReader:
         """The paragraph just above the table, or the line just below, if it reads ``Table…``."""
         before = self._just_above(self.table_line)
         after = next((inline(line) for line in self.lines[self.index:] if line.strip()), "")
-        if CAPTION.match(before) or INTRODUCES.search(before):
+        if CAPTION.match(before) or INTRODUCES.search(before) or self._titles(before):
             return before
         return after if CAPTION.match(after) else ""
+
+    def _titles(self, before: str) -> bool:
+        """Whether the paragraph just above the table is a title: one line, no list item, no
+        sentence (``YOLOv3 mAP@0.5 (darknet-reported mAP@0.5)``)."""
+        above = self.blocks.current or next(iter(self.blocks.items[-1:]), None)
+        if not isinstance(above, Paragraph) or len(above.starts) != 1:
+            return False
+        line = self.lines[above.starts[0][1] - 1]
+        return not LIST_ITEM.match(line) and TITLE.fullmatch(before) is not None
 
     def _table(self) -> None:
         self.table_line = self.index + 1

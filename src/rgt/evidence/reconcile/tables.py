@@ -236,12 +236,29 @@ def spread_in_parentheses(header: str, text: str) -> str:
     return f"{match.group(1)}\u00b1{match.group(2)} {text[match.end():]}"
 
 
+# a header or caption saying its cells' parentheses hold another's number: "mAP@0.5
+# (darknet-reported mAP@0.5)", "Top-1 (paper)"
+OTHERS_HEADER = re.compile(r"\([^()]*\b(?:reported|published|paper|original|official)\b[^()]*\)",
+                           re.IGNORECASE)
+
+
+def others_in_parentheses(names: str, text: str) -> str:
+    """A cell ``51.8 (51.5)`` where the header or caption (``names``) says the parentheses
+    hold another's number (``(darknet-reported mAP@0.5)``): the parenthesis blanked out (the
+    same length: offsets hold), the cell's number ours."""
+    match = VALUE_AND_PARENTHESIS.match(text)
+    if not OTHERS_HEADER.search(names) or match is None:
+        return text
+    return match.group(1) + " " * (match.end() - match.end(1)) + text[match.end():]
+
+
 def _cell_sites(table: Table, cell: Cell, row: tuple[str, str], header: str,
                 column: int) -> list[Site]:
     label, corner = row  # the row's name, and the header over the names (``Model(CIFAR-100)``)
     unit = declared_unit(header, label, table.caption)
     where = f"{label} | {header}: {cell.text.strip()}"
-    text = spread_in_parentheses(header, cell.text)
+    text = others_in_parentheses(f"{header} {table.caption}", spread_in_parentheses(
+        header, cell.text))
     statements = find_statements(text, integers=True)
     parts = segments(cell.text, statements)
     split = len(set(parts)) == len(parts)
