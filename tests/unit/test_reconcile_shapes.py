@@ -613,3 +613,18 @@ def test_a_title_saying_the_parentheses_hold_anothers_numbers_leaves_them_out(tm
     assert clean["drift"] == [] and len(found(clean, "matched")) == 2
     drifted = run(tmp_path, DETECTORS, REPORTED_BESIDE.replace("55.4 (", "55.7 ("))
     assert found(drifted) == {("yolov3", 7, "55.7")}
+
+
+SPARSE = [claim("wmt16", "sparse_90", "bleu", 28.4, ["Sparse", "GNMT", "BLEU"], unit=None)]
+SPARSITY_PROSE = """\
+We provide pre-trained checkpoints for a 90% sparse GNMT model. The sparse model reaches
+28.4 BLEU.
+"""
+
+
+def test_a_number_right_before_a_runs_name_is_its_setting(tmp_path):
+    # ``90% sparse`` says how sparse the run is; its BLEU is the claim
+    clean = run(tmp_path, SPARSE, SPARSITY_PROSE)
+    assert clean["drift"] == [] and len(found(clean, "matched")) == 1
+    drifted = run(tmp_path, SPARSE, SPARSITY_PROSE.replace("28.4", "28.1"))
+    assert found(drifted) == {("sparse_90", 2, "28.1")}

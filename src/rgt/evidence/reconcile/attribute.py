@@ -28,6 +28,7 @@ from rgt.evidence.reconcile.facets import (
     respectively,
 )
 from rgt.evidence.reconcile.names import is_comparison, metric_unit
+from rgt.evidence.reconcile.numbers import NUMBER
 from rgt.evidence.reconcile.prose import carried_by_clause, named_by_aliases
 from rgt.evidence.reconcile.runs import about_all, aggregated, in_scope, single_runs
 from rgt.evidence.reconcile.sites import Site
@@ -256,7 +257,19 @@ def inside_a_name(site: Site, vocabulary: Vocabulary) -> bool:
     level = next((level for level in site.levels if level.tier in ("cell", "sentence")), None)
     if level is None or level.anchor is None:
         return False
-    return any(hit.start <= level.anchor < hit.end for hit in vocabulary.find(level.text))
+    hits = vocabulary.find(level.text)
+    return any(hit.start <= level.anchor < hit.end for hit in hits) or (
+        level.tier == "sentence" and _sets_a_name(level.text, level.anchor, hits))
+
+
+def _sets_a_name(text: str, anchor: int, hits: list) -> bool:
+    """``a 90% sparse GNMT model``: a number right before a run's name (no metric's) is the
+    run's setting, not its result."""
+    written = NUMBER.match(text, anchor)
+    gap = re.match(r"[\s-]*", text[written.end():]).end() if written else -1
+    return written is not None and any(
+        hit.start == written.end() + gap and "variant" in hit.facets
+        and "metric" not in set(hit.facets) - hit.implied for hit in hits)
 
 
 def _no_claims(site: Site, statement: Statement, facets: dict[str, Facet]) -> bool:
