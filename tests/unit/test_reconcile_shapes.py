@@ -628,3 +628,22 @@ def test_a_number_right_before_a_runs_name_is_its_setting(tmp_path):
     assert clean["drift"] == [] and len(found(clean, "matched")) == 1
     drifted = run(tmp_path, SPARSE, SPARSITY_PROSE.replace("28.4", "28.1"))
     assert found(drifted) == {("sparse_90", 2, "28.1")}
+
+
+RELEASED_WEIGHTS = [claim("imagenet", name, "top1_accuracy", value, [name, "CSATv2", "top-1"])
+                    for name, value in (("csatv2_21m.sw_r512_in1k", 82.58),
+                                        ("csatv2_21m.sw_r640_in1k", 83.13))]
+RELEASE_NOTES = """\
+* Add a ~21M param `timm` variant of the CSATv2 model at 512x512 & 640x640
+  * `csatv2_21m.sw_r640_in1k` - 83.13% top-1
+  * `csatv2_21m.sw_r512_in1k` - 82.58% top-1
+"""
+
+
+def test_a_dotted_model_name_in_code_is_a_name_and_a_param_count_no_result(tmp_path):
+    # `csatv2_21m.sw_r512_in1k` is a name (not a file: no file's suffix); ``21M param`` a count
+    clean = run(tmp_path, RELEASED_WEIGHTS, RELEASE_NOTES)
+    assert clean["drift"] == [] and clean["unmapped"] == [] and len(found(clean, "matched")) == 2
+    drifted = run(tmp_path, RELEASED_WEIGHTS, RELEASE_NOTES.replace("82.58", "82.61"))
+    assert found(drifted) == {("csatv2_21m.sw_r512_in1k", 3, "82.61%")}
+    assert drifted["unmapped"] == []

@@ -49,8 +49,11 @@ MATH = re.compile(r"(?<![\\$])\$(?=\\)[^$\n]+?\$")
 CODE_COMMENT = re.compile(r"^\s*#+\s?(.*\S)\s*$")  # a shell or Python comment
 POINTS_BACK = re.compile(r"\s*(?:this|it|these|that|they)\b", re.IGNORECASE)
 CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
-# `enwik8`, `wikitext-103`: one word, a name (`dqn_atari.py`, a file, is not read)
-NAME_SPAN = re.compile(r"\s*[^\W\d_][\w\-]*\s*")
+# `enwik8`, `wikitext-103`, `vit_base.sbb_in1k`: one word, a name (`dqn_atari.py`, a file,
+# is not read)
+NAME_SPAN = re.compile(r"\s*[^\W\d_][\w\-]*(?:\.[\w\-]+)*\s*")
+FILE_SPAN = re.compile(r".*\.(?:py|sh|ya?ml|json|txt|md|rst|cfg|ini|toml|ipynb|csv|tsv|log|pth?|"
+                       r"ckpt|bin|h5|npz|pkl|zip|tar|gz|tgz)\s*", re.IGNORECASE)
 BARE_NUMBER = re.compile(r"\s*[-+\u2212]?\d[\d,]*(?:\.\d+)?\s*%?\s*")
 LINK = re.compile(r"!?\[([^\]]*)\]\(([^)]*)\)")
 # a link's text that says only that it links, to a run's configuration: its target names the
@@ -93,8 +96,8 @@ def _code(match: re.Match, names: bool) -> str:
     one (`` `60.6` ``, `` `enwik8` ``), and in a table a name (`` `dqn_atari.py` ``,
     `` `ve/cifar10_ncsnpp/` ``)."""
     content = match.group(2)
-    return content if names or BARE_NUMBER.fullmatch(content) or NAME_SPAN.fullmatch(
-        content) else " "
+    named = NAME_SPAN.fullmatch(content) and not FILE_SPAN.fullmatch(content)
+    return content if names or BARE_NUMBER.fullmatch(content) or named else " "
 
 
 def inline(text: str, names: bool = False) -> str:

@@ -27,7 +27,7 @@ SYNONYMS = {"accuracy": ["acc", "acc.", "top 1", "top 1 accuracy", "top 1 acc."]
 FOREIGN_METRICS = [
     "loss", "ece", "calibration error", "error", "error rate", "top 1 error", "f1", "f1 score",
     "precision", "recall", "auc", "auroc", "bleu", "perplexity", "top 5", "top 5 accuracy",
-    "top 5 acc.", "map", "iou", "latency", "throughput", "flops", "gflops", "parameters",
+    "top 5 acc.", "map", "iou", "latency", "throughput", "flops", "gflops", "parameters", "param",
     "params", "hyper parameters", "hyperparameters", "runtime", "wall clock", "memory",
     "learning rate", "lr", "weight decay", "wd", "loc", "localization", "localisation",
     "top 1 loc", "miou", "psnr", "ssim", "fid", "wer", "cer", "rouge", "meteor", "ndcg", "mrr",
