@@ -647,3 +647,30 @@ def test_a_dotted_model_name_in_code_is_a_name_and_a_param_count_no_result(tmp_p
     drifted = run(tmp_path, RELEASED_WEIGHTS, RELEASE_NOTES.replace("82.58", "82.61"))
     assert found(drifted) == {("csatv2_21m.sw_r512_in1k", 3, "82.61%")}
     assert drifted["unmapped"] == []
+
+
+RETRIEVERS = [claim(f"beir_{dataset.lower()}", "contriever", "ndcg_at_10", value,
+                    ["Contriever", dataset, "nDCG@10"])
+              for dataset, value in (("FiQA", 24.5), ("ArguAna", 24.9))]
+PLAIN_CELLS = """\
+<table>
+  <tr>
+    <td>nDCG@10</td>
+    <td>FiQA</td>
+    <td>ArguAna</td>
+  </tr>
+  <tr>
+    <td>Contriever</td>
+    <td>24.5</td>
+    <td>24.9</td>
+  </tr>
+</table>
+"""
+
+
+def test_an_html_tables_first_row_of_names_over_numbers_is_its_header(tmp_path):
+    # no <th>: the row of names over the row of numbers is what the columns are (the value,
+    # as far from either claim, does not tell)
+    assert len(found(run(tmp_path, RETRIEVERS, PLAIN_CELLS), "matched")) == 2
+    drifted = run(tmp_path, RETRIEVERS, PLAIN_CELLS.replace("24.9", "24.7"))
+    assert found(drifted) == {("contriever", 10, "24.7")} and drifted["unmapped"] == []

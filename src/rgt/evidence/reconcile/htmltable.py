@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 from rgt.evidence.reconcile.blocks import Cell, Table
+from rgt.evidence.reconcile.numbers import parse_number
 from rgt.evidence.reconcile.text import marks
 
 
@@ -129,6 +130,15 @@ def _expanded(row: list[_Cell], repeat: bool) -> list[Cell]:
     return cells
 
 
+def _names_over_numbers(rows: list[list[_Cell]]) -> bool:
+    """A table without header cells whose first row holds only names, over a row of numbers
+    (``<td>nDCG@10</td><td>Avg</td>…`` over ``<td>Contriever</td><td>37.7</td>…``): that
+    row is its header, as a reader reads it."""
+    def numeric(row: list[_Cell]) -> bool:
+        return any(parse_number(cell.text) is not None for cell in row)
+    return len(rows) >= 2 and not numeric(rows[0]) and numeric(rows[1])
+
+
 def html_table(lines: list[str], first: int, caption: str = "") -> Table:
     """The table of the HTML source ``lines``, whose first line is document line ``first``."""
     reader = _Reader(first)
@@ -137,6 +147,7 @@ def html_table(lines: list[str], first: int, caption: str = "") -> Table:
     reader._end_row()
     rows = _spanned_down(reader.rows)
     count = next((i for i, row in enumerate(rows) if not all(c.header for c in row)), len(rows))
+    count = count or int(_names_over_numbers(rows))
     headers = [_expanded(row, repeat=True) for row in rows[:count]]
     width = max([len(row) for row in headers] + [0])
     header = [" ".join(dict.fromkeys(row[j].text for row in headers if j < len(row))).strip()
