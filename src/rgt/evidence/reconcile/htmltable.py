@@ -130,13 +130,12 @@ def _expanded(row: list[_Cell], repeat: bool) -> list[Cell]:
     return cells
 
 
-def _names_over_numbers(rows: list[list[_Cell]]) -> bool:
-    """A table without header cells whose first row holds only names, over a row of numbers
-    (``<td>nDCG@10</td><td>Avg</td>…`` over ``<td>Contriever</td><td>37.7</td>…``): that
-    row is its header, as a reader reads it."""
-    def numeric(row: list[_Cell]) -> bool:
-        return any(parse_number(cell.text) is not None for cell in row)
-    return len(rows) >= 2 and not numeric(rows[0]) and numeric(rows[1])
+def _names_over_numbers(rows: list[list[_Cell]]) -> int:
+    """In a table without header cells, the leading rows that hold only names, over a row of
+    numbers (``<td>nDCG@10</td><td>Avg</td>…`` over ``<td>Contriever</td><td>37.7</td>…``):
+    its header, as a reader reads it."""
+    numeric = [any(parse_number(cell.text) is not None for cell in row) for row in rows]
+    return numeric.index(True) if True in numeric else 0
 
 
 def html_table(lines: list[str], first: int, caption: str = "") -> Table:
@@ -147,7 +146,7 @@ def html_table(lines: list[str], first: int, caption: str = "") -> Table:
     reader._end_row()
     rows = _spanned_down(reader.rows)
     count = next((i for i, row in enumerate(rows) if not all(c.header for c in row)), len(rows))
-    count = count or int(_names_over_numbers(rows))
+    count = count or _names_over_numbers(rows)
     headers = [_expanded(row, repeat=True) for row in rows[:count]]
     width = max([len(row) for row in headers] + [0])
     header = [" ".join(dict.fromkeys(row[j].text for row in headers if j < len(row))).strip()
