@@ -678,3 +678,24 @@ def test_an_html_tables_first_rows_of_names_over_numbers_are_its_header(tmp_path
     assert len(found(run(tmp_path, RETRIEVERS, PLAIN_CELLS), "matched")) == 2
     drifted = run(tmp_path, RETRIEVERS, PLAIN_CELLS.replace("24.9", "24.7"))
     assert found(drifted) == {("contriever", 14, "24.7")} and drifted["unmapped"] == []
+
+
+SIZED = [claim(f"airline_{size.lower()}", tool.lower(), "auc", value, [tool, size, "AUC"])
+         for tool, size, value in (("R", "10K", 66.7), ("R", "1M", 71.1), ("Python", "10K", 67.6),
+                                   ("Python", "1M", 71.0))]
+DITTO_ROWS = """\
+Tool    | *n*  |   Time (sec)  | AUC
+--------|------|---------------|--------
+R       | 10K  |      0.1      | 66.7
+.       | 1M   |      5        | 71.1
+Python  | 10K  |      0.2      | 67.6
+.       | 1M   |       25      | 71.0
+"""
+
+
+def test_a_ditto_mark_names_a_row_as_the_one_above_and_a_column_of_sizes_names_rows(tmp_path):
+    # ``.`` under ``R`` is R again; ``n`` (``10K``, ``1M``) says how much data each row had
+    clean = run(tmp_path, SIZED, DITTO_ROWS)
+    assert clean["drift"] == [] and len(found(clean, "matched")) == 4
+    drifted = run(tmp_path, SIZED, DITTO_ROWS.replace("71.1", "71.3"))
+    assert found(drifted) == {("r", 4, "71.3")} and drifted["unmapped"] == []

@@ -49,6 +49,9 @@ LEADING_NUMBER = re.compile(r"\s*(?:\*\*)?[~\u2248]?\s*[-+\u2212]?\d")
 
 
 POINT_HEADER = re.compile(r"^\s*(?:seed|run|fold|trial)(?:\s*(?:id|#|no\.?))?\s*$", re.I)
+# a column of how much data each row had (``n``: ``10K``, ``1M``): a setting naming the rows
+SIZE_HEADER = re.compile(r"^\s*(?:n|#\s*(?:samples|examples)|(?:data(?:set)?|train(?:ing)?|"
+                         r"sample)\s+size)\s*$", re.I)
 
 
 def label_columns(table: Table) -> set[int]:
@@ -60,7 +63,8 @@ def label_columns(table: Table) -> set[int]:
 
 def _names_rows(table: Table, column: int) -> bool:
     numeric = _numeric_cells(table, column)
-    if POINT_HEADER.match(_header(table, column)) or numeric == 0:
+    if POINT_HEADER.match(_header(table, column)) or SIZE_HEADER.match(
+            _header(table, column)) or numeric == 0:
         return True
     filled = sum(column < len(row) and row[column].text.strip() != "" for row in table.rows)
     return _settings_only(table, column) or column == 0 and numeric * 2 < filled
@@ -152,6 +156,9 @@ def headers(table: Table) -> list[str]:
     return names
 
 
+DITTO = {".", '"', "''", "\u3003", "\u201d", "\u2033"}  # "the same as above"
+
+
 def table_sites(table: Table) -> list[Site]:
     """One site per statement of every data cell of ``table``."""
     labels = label_columns(table)
@@ -168,8 +175,9 @@ def table_sites(table: Table) -> list[Site]:
         names = []
         for j in sorted(labels):
             text = row[j].text.strip() if j < len(row) else ""
-            # an empty name cell is the one above's (a group of rows); an empty note right of
-            # the numbers is only empty
+            text = "" if text in DITTO else text
+            # an empty name cell (or a ditto mark) is the one above's (a group of rows); an
+            # empty note right of the numbers is only empty
             previous[j] = text or (previous.get(j, "") if j < first else "")
             names.append(_label(table, j, previous[j]))
         label = " ".join([group, *names]).strip()
