@@ -699,3 +699,28 @@ def test_a_ditto_mark_names_a_row_as_the_one_above_and_a_column_of_sizes_names_r
     assert clean["drift"] == [] and len(found(clean, "matched")) == 4
     drifted = run(tmp_path, SIZED, DITTO_ROWS.replace("71.1", "71.3"))
     assert found(drifted) == {("r", 4, "71.3")} and drifted["unmapped"] == []
+
+
+GATED = [claim("mnist", model, "accuracy", value, [name, "MNIST", "SGD"],
+               variance={"type": "std", "value": spread})
+         for model, name, value, spread in (("dnpfl", "DNPFL", 97.86, 0.11),
+                                            ("relu", "ReLU", 97.85, 0.09))]
+GENERALISATION = r"""
+In the case of SGD, we tried constant step-sizes in the set $\{0.1,0.01,0.001\}$ and chose the best.
+\begin{table}
+\begin{tabular}{|c|c|c|}\hline
+Dataset &DNPFL &ReLU\\\hline
+MNIST &$97.86\pm0.11$ &$97.85\pm0.09$\\\hline
+\end{tabular}
+\caption{Shows the training and generalisation performance of various NPFs.}
+\end{table}
+"""
+
+
+def test_generalisation_names_the_test_split_and_step_sizes_are_settings(tmp_path):
+    # the caption names both splits: the test claims are among them; the step sizes are no
+    # result of SGD's
+    clean = run(tmp_path, GATED, GENERALISATION, "paper.tex")
+    assert clean["drift"] == [] and clean["unmapped"] == [] and len(found(clean, "matched")) == 4
+    drifted = run(tmp_path, GATED, GENERALISATION.replace("97.85", "97.88"), "paper.tex")
+    assert found(drifted) == {("relu", 6, "97.88")}

@@ -17,7 +17,7 @@ from rgt.evidence.reconcile.text import fold
 
 SPLITS = {"train": ["train", "training"],
           "val": ["val", "validation", "valid", "dev", "development"],
-          "test": ["test", "testing", "held out", "holdout"]}
+          "test": ["test", "testing", "held out", "holdout", "generalisation", "generalization"]}
 SYNONYMS = {"accuracy": ["acc", "acc.", "top 1", "top 1 accuracy", "top 1 acc."],
             "ece": ["expected calibration error", "calibration error"],
             "loss": ["cross entropy", "nll"],
@@ -29,7 +29,7 @@ FOREIGN_METRICS = [
     "precision", "recall", "auc", "auroc", "bleu", "perplexity", "top 5", "top 5 accuracy",
     "top 5 acc.", "map", "iou", "latency", "throughput", "flops", "gflops", "parameters", "param",
     "params", "hyper parameters", "hyperparameters", "runtime", "wall clock", "memory",
-    "learning rate", "lr", "weight decay", "wd", "loc", "localization", "localisation",
+    "learning rate", "lr", "step size", "weight decay", "wd", "loc", "localization", "localisation",
     "top 1 loc", "miou", "psnr", "ssim", "fid", "wer", "cer", "rouge", "meteor", "ndcg", "mrr",
     "ap50", "ap75", "mae", "mse", "rmse", "fooling rate", "fooling rates", "success rate",
     "attack success rate",
