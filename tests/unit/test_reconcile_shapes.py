@@ -724,3 +724,34 @@ def test_generalisation_names_the_test_split_and_step_sizes_are_settings(tmp_pat
     assert clean["drift"] == [] and clean["unmapped"] == [] and len(found(clean, "matched")) == 4
     drifted = run(tmp_path, GATED, GENERALISATION.replace("97.85", "97.88"), "paper.tex")
     assert found(drifted) == {("relu", 6, "97.88")}
+
+
+NORMS = [claim(dataset.lower(), norm, metric, value, [name, dataset, label], unit=None)
+         for dataset, norm, name, metric, label, value in (
+             ("Beauty", "pre_ln", "Pre-LN", "ndcg_at_10", "NDCG@10", 0.3193),
+             ("Beauty", "post_ln", "Post-LN", "ndcg_at_10", "NDCG@10", 0.3146),
+             ("Beauty", "pre_ln", "Pre-LN", "hr_at_10", "HR@10", 0.4784),
+             ("Beauty", "post_ln", "Post-LN", "hr_at_10", "HR@10", 0.4696))]
+BOLD_TITLES = """\
+**NDCG@10 Results.**
+
+| Norm Type | Beauty |
+| --- | :---: |
+| Pre-LN | **0.3193** |
+| Post-LN | 0.3146 |
+
+**HR@10 Results.**
+
+| Norm Type | Beauty |
+| --- | :---: |
+| Pre-LN | **0.4784** |
+| Post-LN | 0.4696 |
+"""
+
+
+def test_a_bold_line_above_a_table_titles_it(tmp_path):
+    # ``**NDCG@10 Results.**`` says which metric the table below holds
+    clean = run(tmp_path, NORMS, BOLD_TITLES)
+    assert clean["drift"] == [] and len(found(clean, "matched")) == 4
+    drifted = run(tmp_path, NORMS, BOLD_TITLES.replace("0.4696", "0.4699"))
+    assert found(drifted) == {("post_ln", 13, "0.4699")}

@@ -34,6 +34,7 @@ HORIZONTAL = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
 CAPTION = re.compile(r"^\W*(?:table|tab\.)\s*\d*\b", re.IGNORECASE)
 INTRODUCES = re.compile(r":\s*$")
 # a title: one short line that is no sentence (``YOLOv3 mAP@0.5 (darknet-reported mAP@0.5)``)
+BOLD_LINE = re.compile(r"\s*(\*\*|__)[^*_]+\1\s*")
 TITLE = re.compile(r"(?:(?![.!?](?:\s|$))[^\n]){1,120}")
 HTML_TABLE = re.compile(r"^\s*<table\b", re.IGNORECASE)
 # a <details> block's <summary> titles what it folds away, to its </details>: a heading below
@@ -281,12 +282,14 @@ class MarkdownReader:
 
     def _titles(self, before: str) -> bool:
         """Whether the paragraph just above the table is a title: one line, no list item, no
-        sentence (``YOLOv3 mAP@0.5 (darknet-reported mAP@0.5)``)."""
+        sentence (``YOLOv3 mAP@0.5 (darknet-reported mAP@0.5)``) or all bold (``**NDCG@10
+        Results.**``)."""
         above = self.blocks.current or next(iter(self.blocks.items[-1:]), None)
         if not isinstance(above, Paragraph) or len(above.starts) != 1:
             return False
         line = self.lines[above.starts[0][1] - 1]
-        return not LIST_ITEM.match(line) and TITLE.fullmatch(before) is not None
+        return not LIST_ITEM.match(line) and (
+            TITLE.fullmatch(before) is not None or BOLD_LINE.fullmatch(line) is not None)
 
     def _table(self) -> None:
         self.table_line = self.index + 1
