@@ -755,3 +755,27 @@ def test_a_bold_line_above_a_table_titles_it(tmp_path):
     assert clean["drift"] == [] and len(found(clean, "matched")) == 4
     drifted = run(tmp_path, NORMS, BOLD_TITLES.replace("0.4696", "0.4699"))
     assert found(drifted) == {("post_ln", 13, "0.4699")}
+
+
+PARSERS = [claim("merged_ud", model, "pos_accuracy", value, [name, "Merged UD, POS Acc."])
+           for model, name, value in (("md", "tl\\_calamancy\\_md", 96.70),
+                                      ("lg", "tl\\_calamancy\\_lg", 97.20))]
+CROSS_VALIDATED = r"""
+\begin{table}
+\begin{tabular}{ll}
+\toprule
+\textbf{Model} & Merged UD, POS Acc. \\ \midrule
+tl\_calamancy\_md & 96.70 \\
+tl\_calamancy\_lg & 97.20 \\
+\bottomrule
+\end{tabular}
+\caption{Benchmark scores. We conducted 10-fold cross-validation for dependency parsing.}
+\end{table}
+"""
+
+
+def test_cross_validation_names_a_protocol_not_the_validation_split(tmp_path):
+    clean = run(tmp_path, PARSERS, CROSS_VALIDATED, "paper.tex")
+    assert clean["drift"] == [] and len(found(clean, "matched")) == 2
+    drifted = run(tmp_path, PARSERS, CROSS_VALIDATED.replace("97.20", "97.10"), "paper.tex")
+    assert found(drifted) == {("lg", 7, "97.10")}

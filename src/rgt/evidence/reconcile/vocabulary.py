@@ -53,7 +53,8 @@ ROLES = {"low": ["ci low", "ci lower", "lower", "low", "lo", "ci lo", "lower bou
 STAGES = ["pre train", "pre training", "pre trained"] + [
     f"training {noun}" for noun in ("time", "times", "duration", "cost", "budget", "speed",
                                     "hours", "days", "schedule", "recipe", "command", "logs")] + [
-    # a protocol, not one split: "10-fold train/test splits", "a train-test split"
+    # a protocol, not one split: "10-fold cross-validation", "train/test splits"
+    "cross validation", "cross validated"] + [
     f"{train}{joint}{other}" for train in ("train", "training")
     for other in ("test", "val", "dev", "validation", "val/test")
     for joint in ("/", " ") if joint == "/" or other == "test"]
