@@ -564,8 +564,8 @@ def test_a_printed_classification_report_is_a_table_its_columns_lined_up(tmp_pat
     assert len(tables) == 2  # the command's flags are code, not a table
     clean = run(tmp_path, REPORTED, CLASSIFICATION_REPORT)
     assert clean["drift"] == [] and clean["unmapped"] == [] and len(found(clean, "matched")) == 4
-    drifted = run(tmp_path, REPORTED, CLASSIFICATION_REPORT.replace("0.9711      1842", "0.9713      1842")
-                  .replace("0.60 ", "0.62 "))
+    drifted = run(tmp_path, REPORTED, CLASSIFICATION_REPORT.replace(
+        "0.9711      1842", "0.9713      1842").replace("0.60 ", "0.62 "))
     assert found(drifted) == {("bert", 6, "0.9713"), ("bert", 16, "0.62")}
 
 
@@ -599,7 +599,7 @@ DETECTORS = [claim(f"coco_{size}", "yolov3", "map_at_0.5", value, ["YOLOv3", str
 REPORTED_BESIDE = """\
 - `test.py --weights weights/best.pt` tests best checkpoint.
 
-[ultralytics/yolov3](https://github.com/ultralytics/yolov3) mAP@0.5 ([darknet](https://arxiv.org/abs/1804.02767)-reported mAP@0.5)
+[ultralytics/yolov3](https://github.com/u/y) mAP@0.5 ([darknet](https://arxiv.org/abs/1)-reported mAP@0.5)
 
 <i></i>         | 320         | 416
 ---             | ---         | ---
@@ -779,3 +779,41 @@ def test_cross_validation_names_a_protocol_not_the_validation_split(tmp_path):
     assert clean["drift"] == [] and len(found(clean, "matched")) == 2
     drifted = run(tmp_path, PARSERS, CROSS_VALIDATED.replace("97.20", "97.10"), "paper.tex")
     assert found(drifted) == {("lg", 7, "97.10")}
+
+
+COCO_NAMES = {
+    "ap": "Average Precision  (AP) @[ IoU=0.50:0.95 | area=   all | maxDets=100 ]",
+    "ap_small": "Average Precision  (AP) @[ IoU=0.50:0.95 | area= small | maxDets=100 ]",
+    "ar_1": "Average Recall     (AR) @[ IoU=0.50:0.95 | area=   all | maxDets=  1 ]"}
+EVALUATED = [claim(f"coco_{size}", "yolov3_spp", metric, value, [f"--img-size {size}", name],
+                   unit=None)
+             for size, metric, name, value in (
+                 *((608, metric, name, value) for (metric, name), value in
+                   zip(COCO_NAMES.items(), (0.367, 0.208, 0.297), strict=True)),
+                 (608, "precision", "P", 0.119), (608, "map", "mAP", 0.594),
+                 (416, "ap", COCO_NAMES["ap"], 0.373))]
+COCO_OUTPUT = """\
+```bash
+$ python3 test.py --save-json --img-size 608
+Using CUDA device0 _CudaDeviceProperties(name='Tesla T4', total_memory=15079MB)
+                Class    Images   Targets         P         R       mAP
+                  all     5e+03  3.58e+04     0.119     0.788     0.594
+ Average Precision  (AP) @[ IoU=0.50:0.95 | area=   all | maxDets=100 ] = 0.367 <---
+ Average Precision  (AP) @[ IoU=0.50:0.95 | area= small | maxDets=100 ] = 0.208
+ Average Recall     (AR) @[ IoU=0.50:0.95 | area=   all | maxDets=  1 ] = 0.297
+
+$ python3 test.py --save-json --img-size 416
+ Average Precision  (AP) @[ IoU=0.50:0.95 | area=   all | maxDets=100 ] = 0.373
+```
+"""
+
+
+def test_cocos_evaluation_summary_is_a_table_of_the_run_its_command_names(tmp_path):
+    # each summary line is a row its description names; the command above says which run
+    clean = run(tmp_path, EVALUATED, COCO_OUTPUT)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert len(found(clean, "matched")) == 6
+    drifted = run(tmp_path, EVALUATED, COCO_OUTPUT.replace("0.208", "0.211")
+                  .replace("0.594", "0.597").replace("0.373", "0.376"))
+    assert found(drifted) == {("yolov3_spp", 5, "0.597"), ("yolov3_spp", 7, "0.211"),
+                              ("yolov3_spp", 11, "0.376")}

@@ -1,11 +1,13 @@
 """Tables a program printed, in a code block: a header of names over rows of numbers, the
 columns lined up by spaces (scikit-learn's and seqeval's ``classification_report``, a results
-summary). Each number belongs to the header name it stands under (its span nearest that
-name's), so a row with a blank cell (``accuracy`` under ``f1-score`` only) still reads right;
-a row's leading words name it (``avg / total``); a row a number names (a class, ``0``) is
-not read, as no claim's. Anything else in the block stays code: a line
-that is neither a row nor blank ends the table, and a number that lines up under no name, or two
-under one, means the block is not such a table.
+summary), and COCO's evaluation summary, a line per metric. Each number belongs to the header
+name it stands under (its span nearest that name's), so a row with a blank cell (``accuracy``
+under ``f1-score`` only) still reads right; a row's leading words name it (``avg / total``); a
+row a number names (a class, ``0``) is not read, as no claim's. The command above a table in
+its block (``$ python3 test.py --img-size 608``) captions it: it says which run printed it.
+Anything else in the block stays code: a line that is neither a row nor blank ends the table,
+and a number that lines up under no name, or two under one, means the block is not such a
+table.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ FIELD = re.compile(r"\S+(?: \S+)*")  # fields are apart by two spaces or more
 NUMERIC = re.compile(r"[-+\u2212]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?%?", re.IGNORECASE)
 NAME = re.compile(r"[^\W\d_]")
 SLACK = 3  # how far (characters) a number may stand from the name it is under
+COMMAND = re.compile(r"\s*(?:\$|>>>|%|!)?\s*python\d?\s|\s*\$\s")
+COCO_LINE = re.compile(r"\s*(Average\s+(?:Precision|Recall)\s+\((?:AP|AR)\)\s*@\[[^\]]*\])"
+                       r"\s*=\s*([-+]?\d*\.?\d+)\s*(?:<-+)?\s*$")
 
 
 def _fields(line: str) -> list[tuple[int, int, str]]:
@@ -54,17 +59,39 @@ def _row(line: str, header: list[tuple[int, int, str]]) -> list[str] | None:
 
 
 def aligned_tables(lines: list[str], first_line: int, caption: str = "") -> list[Table]:
-    """The printed tables of a code block whose first line is document line ``first_line``."""
-    tables, index = [], 0
+    """The printed tables of a code block whose first line is document line ``first_line``;
+    each is captioned by the command above it in the block (``$ python3 test.py --img-size
+    608``), which says which run printed it."""
+    tables, index, command = [], 0, ""
     while index < len(lines):
-        header = _header(lines[index])
-        rows = _rows_under(header, lines, index + 1, first_line) if header else []
-        if len(rows) >= 2:
-            named = [row for row in rows if not NUMERIC.fullmatch(row[0].text)]
-            tables.append(Table(["", *(text for _, _, text in header)], named, caption))
-            index = rows[-1][0].line - first_line
+        command = lines[index].strip() if COMMAND.match(lines[index]) else command
+        table = _coco_table(lines, index, first_line) or _aligned_table(lines, index, first_line)
+        if table is not None:
+            table.caption = " ".join(part for part in (caption, command) if part)
+            tables.append(table)
+            index = table.rows[-1][0].line - first_line if table.rows else index
         index += 1
     return tables
+
+
+def _aligned_table(lines: list[str], index: int, first_line: int) -> Table | None:
+    header = _header(lines[index])
+    rows = _rows_under(header, lines, index + 1, first_line) if header else []
+    if not rows or (len(rows) == 1 and sum(bool(cell.text) for cell in rows[0][1:]) < 2):
+        return None  # one row lines up by chance unless several of its numbers do
+    named = [row for row in rows if not NUMERIC.fullmatch(row[0].text)]
+    return Table(["", *(text for _, _, text in header)], named)
+
+
+def _coco_table(lines: list[str], index: int, first_line: int) -> Table | None:
+    """COCO's evaluation summary (``Average Precision  (AP) @[ IoU=0.50:0.95 | area=   all |
+    maxDets=100 ] = 0.367``): each line a row its description names."""
+    rows = []
+    while index < len(lines) and (match := COCO_LINE.match(lines[index])):
+        rows.append([Cell(match.group(1), first_line + index),
+                     Cell(match.group(2), first_line + index)])
+        index += 1
+    return Table(["", ""], rows) if rows else None
 
 
 def _rows_under(header: list[tuple[int, int, str]], lines: list[str], start: int,
