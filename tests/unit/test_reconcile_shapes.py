@@ -599,7 +599,7 @@ DETECTORS = [claim(f"coco_{size}", "yolov3", "map_at_0.5", value, ["YOLOv3", str
 REPORTED_BESIDE = """\
 - `test.py --weights weights/best.pt` tests best checkpoint.
 
-[ultralytics/yolov3](https://github.com/u/y) mAP@0.5 ([darknet](https://arxiv.org/abs/1)-reported mAP@0.5)
+[yolov3](https://github.com/u/y) mAP@0.5 ([darknet](https://arxiv.org/abs/1)-reported mAP@0.5)
 
 <i></i>         | 320         | 416
 ---             | ---         | ---
