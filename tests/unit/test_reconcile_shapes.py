@@ -817,3 +817,23 @@ def test_cocos_evaluation_summary_is_a_table_of_the_run_its_command_names(tmp_pa
                   .replace("0.594", "0.597").replace("0.373", "0.376"))
     assert found(drifted) == {("yolov3_spp", 5, "0.597"), ("yolov3_spp", 7, "0.211"),
                               ("yolov3_spp", 11, "0.376")}
+
+
+QUANTIZED = [claim(task.lower(), model, "f1", value, [name, task, "F1"], unit=None)
+             for task, model, name, value in (("MRPC", "bert", "BERT baseline", 90.0),
+                                              ("MRPC", "bert_q8", "Quantized BERT 8bit", 89.56))]
+METHOD_HEADING = """\
+# Quantize BERT with Quantization Aware Training
+
+| Task | Metric | BERT baseline | Quantized BERT 8bit |
+|---|---|---|---|
+| MRPC | F1 | 90 | 89.56 |
+"""
+
+
+def test_a_heading_closing_on_a_way_of_training_names_no_training_split(tmp_path):
+    # ``Quantization Aware Training`` is a method; the table's scores are the test claims'
+    clean = run(tmp_path, QUANTIZED, METHOD_HEADING)
+    assert clean["drift"] == [] and len(found(clean, "matched")) == 2
+    drifted = run(tmp_path, QUANTIZED, METHOD_HEADING.replace("89.56", "89.51"))
+    assert found(drifted) == {("bert_q8", 5, "89.51")}

@@ -85,18 +85,21 @@ def _pick(hits: list[Hit], facet: str, level: Level, width: int,
 
 HEADING_START = re.compile(r"(?:^|/)\s*(?:how\s+to\s+)?$")
 WORD_FOLLOWS = re.compile(r"\s+[a-z]")
+HEADING_END = re.compile(r"\s*(?:/|$)")
 # what a heading's "Training …" may be about that is a split: its set, its numbers
 SPLIT_NOUN = re.compile(r"\s*(?:set|split|data|subset|results?|curves?|metrics?|scores?)\b")
 
 
 def _an_activity(text: str, hit: Hit, hits: list[Hit], header: bool = False) -> bool:
     """A heading that opens with training as what it is about (``Train CIFAR10 with PyTorch``,
-    ``How to train``, ``Training on ImageNet``), or a header of a setting (``Training
-    modality``), names the activity, not the training split, unless what follows is the
-    split's set or numbers (``Training set``, ``Training loss``)."""
+    ``How to train``, ``Training on ImageNet``) or closes on a way of training (``Quantization
+    Aware Training``), or a header of a setting (``Training modality``), names the activity,
+    not the training split, unless what follows is the split's set or numbers (``Training
+    set``, ``Training loss``)."""
     folded = fold(text)
     opens = WORD_FOLLOWS.match(folded, hit.end) if header else HEADING_START.search(
-        folded[:hit.start])
+        folded[:hit.start]) or (hit.facets.get("split") == {"train"} and HEADING_END.match(
+            folded, hit.end))
     if not opens:
         return False
     follows = next((other for other in hits if other.start >= hit.end), None)
