@@ -837,3 +837,33 @@ def test_a_heading_closing_on_a_way_of_training_names_no_training_split(tmp_path
     assert clean["drift"] == [] and len(found(clean, "matched")) == 2
     drifted = run(tmp_path, QUANTIZED, METHOD_HEADING.replace("89.56", "89.51"))
     assert found(drifted) == {("bert_q8", 5, "89.51")}
+
+
+KERNELS = [claim("cardiac", kernel, "error", value, [name, "Misclassification rate (\\%)"],
+                 direction="lower", n=100, variance={"type": "std", "value": spread})
+           for kernel, name, value, spread in (("linear", "Linear", 35.52, 0.44),
+                                               ("se", "Smooth (SE-1.0)", 48.26, 0.40))] + [
+    claim("smoking", "iprior", "log_odds_ratio", 0.51, ["I-prior", "log odds ratio"], unit=None)]
+SPREADS_UNNAMED = r"""
+\begin{table}
+\begin{tabular}{l r}
+\toprule
+Method & Misclassification rate (\%) \\
+\midrule
+Linear & 35.52 (0.44) \\
+Smooth (SE-1.0) & 48.26 (0.40) \\
+\bottomrule
+\end{tabular}
+\end{table}
+The I-prior log odds ratio has been calculated as $0.51 \approx \log 1.66$.
+"""
+
+
+def test_a_small_number_in_parentheses_is_the_values_spread(tmp_path):
+    # ``35.52 (0.44)``: the spread, not a second value; ``SE-1.0`` is a kernel, not a
+    # standard error; ``\log 1.66`` is a function's argument
+    clean = run(tmp_path, KERNELS, SPREADS_UNNAMED, "paper.tex")
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert len(found(clean, "matched")) == 5
+    drifted = run(tmp_path, KERNELS, SPREADS_UNNAMED.replace("(0.40)", "(0.43)"), "paper.tex")
+    assert {(item["line"], item["found"]) for item in drifted["drift"]} == {(8, "± 0.43")}

@@ -64,6 +64,9 @@ def _pick(hits: list[Hit], facet: str, level: Level, width: int,
     if facet == "dispersion" and level.tier in ("clause", "sentence"):
         # prose finds intervals by their form; a "CI" nearby says nothing about a ± spread
         relevant = [hit for hit in relevant if hit.facets[facet] - {"ci"}]
+    if facet == "dispersion":
+        # a run's name is no statistic: ``Smooth (SE-1.0)``, the squared-exponential kernel
+        relevant = [hit for hit in relevant if "variant" not in hit.facets]
     if facet == "variant" and level.tier == "sentence" and level.anchor is not None:
         spans = asides(level)
         relevant = [hit for hit in relevant if not _aside(spans, hit)]

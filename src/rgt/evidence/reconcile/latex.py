@@ -72,6 +72,9 @@ SIMPLE = [
     (re.compile(r"\\(?:alpha)(?![a-zA-Z])"), "α"),
     (re.compile(r"\\(?:beta)(?![a-zA-Z])"), "β"),
     (re.compile(r"\\(?:textminus|minus)(?![a-zA-Z])"), "\u2212"),
+    (re.compile(r"\\(?:approx)(?![a-zA-Z])"), "\u2248"),
+    # a function's argument is no result: ``0.51 \approx \log 1.66``
+    (re.compile(r"\\(log|ln|exp|sqrt)(?![a-zA-Z])"), r" \1 "),
     (re.compile(r"\\\\"), " "),  # a line break (inside \makecell too), before "\ " below
     (re.compile(r"\\-"), ""),  # a discretionary hyphen: Super\-vised
     (re.compile(r"\\(?:[,;:! ]|quad|qquad)"), " "),

@@ -40,6 +40,7 @@ COUNTED_LATER = re.compile(r"[^.;:]{0,100}?\b(?:time\s?steps?|steps|frames|sampl
 WEIGHT_BEFORE = re.compile(r"(?:^|[\W_])weight\s*[=:]?\s*$", re.IGNORECASE)
 TEST_SETTING_AFTER = re.compile(r"\s*%?\s*(?:statistical\s+)?power\b", re.IGNORECASE)
 MONEY = re.compile(r"[$\u20ac\u00a3]\s?$")
+FUNCTION_BEFORE = re.compile(r"\b(?:log|ln|exp|sqrt)\s*\(?\s*$")  # ``log 1.66``: an argument
 SPREAD = re.compile(rf"\s*\(?\s*(?:\u00b1|\+/-|\+-)\s*(?P<num>{VALUE})"  # also "(±0.0004)"
                     # "mean 85.87 and std 0.07", "83.6, s.d. 0.2", "83.6 (std: 0.2)"
                     rf"|\s*(?:,|;|\band\b|\bwith\b|\()?\s*(?:an?\s+)?(?:std|s\.d\.|sd|stdev|"
@@ -195,7 +196,8 @@ def _is_result(text: str, number: Number, integers: bool) -> bool:
     before = text[:number.start]
     if RATIO.match(text, number.end) and not REFERENCE.search(before[-40:]):
         return True
-    if REFERENCE.search(before[-40:]) or MONEY.search(before) or _unit(text, number) == "":
+    if REFERENCE.search(before[-40:]) or MONEY.search(before) or _unit(text, number) == "" \
+            or FUNCTION_BEFORE.search(before[-8:]):
         return False
     if TEST_SETTING_BEFORE.search(before[-30:]) or TEST_SETTING_AFTER.match(text, number.end) \
             or WEIGHT_BEFORE.search(before[-12:]):

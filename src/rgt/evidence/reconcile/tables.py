@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from rgt.evidence.reconcile.blocks import Cell, Table
+from rgt.evidence.reconcile.numbers import parse_number
 from rgt.evidence.reconcile.sites import Level, Site
 from rgt.evidence.reconcile.statistics import Statement, find_statements
 
@@ -237,11 +238,19 @@ VALUE_AND_PARENTHESIS = re.compile(r"^(\s*[-+\u2212]?\d[\d.,]*\s*%?\s*)\((\s*\d[
 
 def spread_in_parentheses(header: str, text: str) -> str:
     """A cell ``0.8155 (0.0015)`` under a header naming the spread in parentheses
-    (``ROC-AUC (STD)``) read as ``0.8155 ±0.0015`` (the same length: offsets hold)."""
+    (``ROC-AUC (STD)``), or whose parenthesis holds a number under a tenth of the value
+    (``35.52 (0.44)``: a spread, not a second value), read as ``0.8155 ±0.0015`` (the same
+    length: offsets hold)."""
     match = VALUE_AND_PARENTHESIS.match(text)
-    if not SPREAD_HEADER.search(header) or match is None:
+    if match is None or not (SPREAD_HEADER.search(header) or _small(match)):
         return text
     return f"{match.group(1)}\u00b1{match.group(2)} {text[match.end():]}"
+
+
+def _small(match: re.Match) -> bool:
+    value, inside = (parse_number(match.group(group)) for group in (1, 2))
+    return value is not None and inside is not None and 0 < inside.magnitude * 10 < (
+        value.magnitude)
 
 
 # a header or caption saying its cells' parentheses hold another's number: "mAP@0.5
