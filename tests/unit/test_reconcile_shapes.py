@@ -867,3 +867,23 @@ def test_a_small_number_in_parentheses_is_the_values_spread(tmp_path):
     assert len(found(clean, "matched")) == 5
     drifted = run(tmp_path, KERNELS, SPREADS_UNNAMED.replace("(0.40)", "(0.43)"), "paper.tex")
     assert {(item["line"], item["found"]) for item in drifted["drift"]} == {(8, "± 0.43")}
+
+
+FEATURES = [claim("gtzan", variant, "accuracy", value, [name, "classification accuracy"],
+                  n=20, variance={"type": "std", "value": spread})
+            for variant, name, value, spread in (("cqt", "CQT spectrograms", 96, 4.7),
+                                                 ("raw", "raw audio", 89, 5.0))]
+REPEATED_FOLDS = r"""
+The accuracy was measured by 10-fold cross-validation. This procedure was repeated 20 times,
+and the results averaged. The system achieved a classification accuracy of 96 (+/- 4.7) using
+the CQT spectrograms, whereas classification with raw audio yielded an accuracy of 89 (+/- 5.0).
+"""
+
+
+def test_a_spreads_parenthesis_does_not_end_its_clause_and_k_fold_cv_counts_no_runs(tmp_path):
+    # ``using the CQT spectrograms`` is the 96's; ``10-fold cross-validation`` repeated 20 times
+    # is 20 runs' protocol, not a count of 10
+    clean = run(tmp_path, FEATURES, REPEATED_FOLDS, "paper.tex")
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    drifted = run(tmp_path, FEATURES, REPEATED_FOLDS.replace("of 96", "of 94"), "paper.tex")
+    assert found(drifted) == {("cqt", 3, "94")}

@@ -58,9 +58,10 @@ INTERVAL = re.compile(
 LEVEL_ONLY = re.compile(rf"{LEVEL}(?:{CI_WORD}|confidence|credible|level\b)", re.IGNORECASE)
 WORDS = {"one": 1, "single": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
          "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twenty": 20}
-# ``10-fold splits`` counts runs; ``a 2-fold speed-up`` does not.
+# ``10-fold splits`` counts runs; ``a 2-fold speed-up`` does not, nor ``10-fold
+# cross-validation`` (a protocol: its folds times its repeats are the runs)
 NOT_RUNS = (r"(?![-\s]+(?:increase|improvement|reduction|decrease|gain|speed|faster|slower|"
-            r"larger|smaller|more|less|fewer|higher|lower))")
+            r"larger|smaller|more|less|fewer|higher|lower|cross[-\s]?validat|cv\b))")
 SEEDS = re.compile(
     rf"\b(?P<n>\d+|{'|'.join(WORDS)})[\s-]+"
     r"(?:(?:random|independent|different|distinct|separate|training)\s+){0,2}"

@@ -49,12 +49,20 @@ def sentence_spans(text: str, protected: list[tuple[int, int]]) -> list[tuple[in
     return spans
 
 
+def _closes(text: str, position: int, protected: list[tuple[int, int]]) -> bool:
+    """Whether ``text[position]`` closes a parenthesis a statement opened (``96 (+/- 4.7)``):
+    the statement's, no break."""
+    return text[position] == ")" and any(
+        end == position and "(" in text[start:end] for start, end in protected)
+
+
 def clause_span(text: str, position: int, protected: list[tuple[int, int]],
                 bounds: tuple[int, int]) -> tuple[int, int]:
     """The clause of ``text`` around ``position``, within ``bounds`` (its sentence)."""
     low, high = bounds
     for match in CLAUSE_BREAK.finditer(text, low, high):
-        if _inside(match.start(), protected) or _inside(match.end() - 1, protected):
+        if _inside(match.start(), protected) or _inside(match.end() - 1, protected) or \
+                _closes(text, match.start(), protected):
             continue
         if match.end() <= position:
             low = match.end()
