@@ -887,3 +887,22 @@ def test_a_spreads_parenthesis_does_not_end_its_clause_and_k_fold_cv_counts_no_r
     assert clean["drift"] == [] and clean["unmapped"] == []
     drifted = run(tmp_path, FEATURES, REPEATED_FOLDS.replace("of 96", "of 94"), "paper.tex")
     assert found(drifted) == {("cqt", 3, "94")}
+
+
+ZOO = [claim(dataset.lower(), "timesformer", metric, value, ["TimeSformer", dataset, name])
+       for dataset, metric, name, value in (("K400", "top1", "acc@1", 77.9),
+                                            ("K600", "top1", "acc@1", 79.1))]
+DATASET_COLUMN = """\
+| name | dataset | # of frames | acc@1 |
+| --- | --- | --- | --- |
+| TimeSformer | K400 | 8 | 77.9 |
+| TimeSformer | K600 | 8 | 79.1 |
+"""
+
+
+def test_a_column_of_names_with_digits_names_the_rows(tmp_path):
+    # ``K400`` is a dataset's name, not 400 thousand: its column tells the rows apart
+    clean = run(tmp_path, ZOO, DATASET_COLUMN)
+    assert clean["drift"] == [] and len(found(clean, "matched")) == 2
+    drifted = run(tmp_path, ZOO, DATASET_COLUMN.replace("77.9", "78.5"))
+    assert found(drifted) == {("timesformer", 3, "78.5")} and drifted["unmapped"] == []

@@ -34,6 +34,8 @@ def is_numeric(text: str) -> bool:
     mse=0.3924``)."""
     if ASSIGNED.match(text):
         return True
+    if WORD_FIRST.match(text) and not NAMED_NUMBER.match(text):
+        return False  # a name with digits (``K400``): a unit's letter follows its number
     rest = NUMBER_TEXT.sub(" ", NEXT_NAMED.sub(" ", NAMED_NUMBER.sub("", text)))
     words = re.findall(r"[^\W\d_]+", rest)
     has_digit = any(char.isdigit() for char in text)
@@ -43,6 +45,7 @@ def is_numeric(text: str) -> bool:
     return has_digit and all(word in UNIT_WORDS or word.lower() in points for word in words)
 
 
+WORD_FIRST = re.compile(r"\s*(?:\*\*|__|\*|_)?[^\W\d_]")
 UNIT_WORDS = {"pp", "M", "K", "B", "x", "CI", "s", "ms", "h", "min"}
 AGGREGATE_WORDS = {"best", "worst", "last", "run", "runs", "seed", "seeds", "median", "mean",
                    "average", "avg", "of", "over", "std"}
