@@ -906,3 +906,14 @@ def test_a_column_of_names_with_digits_names_the_rows(tmp_path):
     assert clean["drift"] == [] and len(found(clean, "matched")) == 2
     drifted = run(tmp_path, ZOO, DATASET_COLUMN.replace("77.9", "78.5"))
     assert found(drifted) == {("timesformer", 3, "78.5")} and drifted["unmapped"] == []
+
+
+ZERO_SHOT = [claim("imagenet", "vit_b32", "top1", 63.2, ["ViT-B/32", "zero-shot top1 accuracy"])]
+
+
+def test_an_alias_in_the_plural_with_its_digits_apart_is_still_its_name(tmp_path):
+    # ``top-1 accuracies`` is the alias ``top1 accuracy``: plural and ``top-1`` both at once
+    text = "ViT-B/32 reaches zero-shot top-1 accuracies of 63.2% on ImageNet.\n"
+    assert len(found(run(tmp_path, ZERO_SHOT, text), "matched")) == 1
+    drifted = run(tmp_path, ZERO_SHOT, text.replace("63.2", "63.5"))
+    assert found(drifted) == {("vit_b32", 1, "63.5%")}

@@ -114,10 +114,12 @@ class Vocabulary:
         its last word also in the plural (``accuracies``, ``losses``, ``budgets``)."""
         if self._pattern is None:
             ordered = sorted(self.phrases, key=len, reverse=True)
-            words = "|".join(r"\s+".join([*map(_joined, phrase.split()[:-1]),
-                                           self._last_word(phrase)]) for phrase in ordered)
+            words = "|".join(self._regex(phrase) for phrase in ordered)
             self._pattern = re.compile(rf"(?<!\w)(?:{words})(?![\w])")
         return self._pattern
+
+    def _regex(self, phrase: str) -> str:
+        return r"\s+".join([*map(_joined, phrase.split()[:-1]), self._last_word(phrase)])
 
     def _last_word(self, phrase: str) -> str:
         """A phrase's last word as a regex: also plural for the names of things (metrics,
@@ -132,10 +134,14 @@ class Vocabulary:
         key = " ".join(matched.split())
         if key not in self.phrases and BOUNDARY.sub("", key) in self.phrases:
             return BOUNDARY.sub("", key)
-        for suffix, singular in (("", ""), ("ies", "y"), ("es", ""), ("s", "")):
-            if key.endswith(suffix) and key[:len(key) - len(suffix)] + singular in self.phrases:
-                return key[:len(key) - len(suffix)] + singular
-        return key
+        for written in dict.fromkeys((key, BOUNDARY.sub("", key))):
+            for suffix, singular in (("", ""), ("ies", "y"), ("es", ""), ("s", "")):
+                stem = written[:len(written) - len(suffix)] + singular
+                if written.endswith(suffix) and stem in self.phrases:
+                    return stem
+        # ``top 1 accuracies`` of ``top1 accuracy``: whichever phrase's own regex it matches
+        return next(phrase for phrase in sorted(self.phrases, key=len, reverse=True)
+                    if re.fullmatch(self._regex(phrase), key))
 
     def find(self, text: str) -> list[Hit]:
         """Every phrase occurrence in ``text`` (folded), leftmost-longest, not overlapping —
