@@ -139,9 +139,15 @@ class Vocabulary:
                 stem = written[:len(written) - len(suffix)] + singular
                 if written.endswith(suffix) and stem in self.phrases:
                     return stem
-        # ``top 1 accuracies`` of ``top1 accuracy``: whichever phrase's own regex it matches
-        return next(phrase for phrase in sorted(self.phrases, key=len, reverse=True)
-                    if re.fullmatch(self._regex(phrase), key))
+        return key
+
+    def _matched_phrase(self, matched: str) -> str:
+        """The phrase a match is of, even where its key is not (``top 1 accuracies`` of
+        ``top1 accuracy``: plural and apart at once): the phrase whose own regex it matches."""
+        key = self._key(matched)
+        return key if key in self.phrases else next(
+            phrase for phrase in sorted(self.phrases, key=len, reverse=True)
+            if re.fullmatch(self._regex(phrase), " ".join(matched.split())))
 
     def find(self, text: str) -> list[Hit]:
         """Every phrase occurrence in ``text`` (folded), leftmost-longest, not overlapping —
@@ -172,7 +178,7 @@ class Vocabulary:
         return None
 
     def _hit(self, folded: str, start: int, end: int) -> Hit:
-        key = self._key(folded[start:end])
+        key = self._matched_phrase(folded[start:end])
         return Hit(start, end, self.phrases[key], frozenset(self.implied.get(key, ())))
 
     def uncovered(self, phrase: str) -> list[str]:
