@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -29,19 +30,25 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (526, 526, 586)
-    assert (score["known_found"], score["known"]) == (10, 24)
-    kinds = {copy: sorted(item[0] for item in score[f"false_reports_{copy}"])
-             for copy in ("drifted", "clean")}
-    assert kinds == {"drifted": ["drift"] * 2 + ["unmapped"] * 17,
-                     "clean": ["drift"] * 3 + ["unmapped"] * 12}
+    assert (score["found"], score["found_exact"], score["planted"]) == (727, 727, 826)
+    assert (score["known_found"], score["known"]) == (12, 26)
+    assert _kinds(score) == {"drifted": {"drift": 6, "unmapped": 18},
+                             "clean": {"drift": 7, "unmapped": 12}}
 
 
 def test_the_held_out_part_scores_no_worse_than_when_it_was_scored():
     score = score_real("heldout")  # scored once, after the last rule change (its README)
-    assert score["found"] >= 25 and score["planted"] == 26
-    assert score["known"] == 0
-    assert score["false_reports_drifted"] == [] and score["false_reports_clean"] == []
+    assert score["found"] >= 28 and score["planted"] == 39
+    assert (score["known_found"], score["known"]) == (4, 4)
+    kinds = _kinds(score)
+    assert kinds["drifted"].get("drift", 0) <= 11 and kinds["drifted"].get("unmapped", 0) <= 3
+    assert kinds["clean"].get("drift", 0) <= 12 and kinds["clean"].get("unmapped", 0) <= 2
+
+
+def _kinds(score: dict) -> dict[str, dict[str, int]]:
+    """How many false reports of each kind (drift, unmapped) each copy got."""
+    return {copy: dict(Counter(item[0] for item in score[f"false_reports_{copy}"]))
+            for copy in ("drifted", "clean")}
 
 
 def test_the_planting_script_finds_a_number_glued_to_pm():
