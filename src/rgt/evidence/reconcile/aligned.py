@@ -69,7 +69,7 @@ def aligned_tables(lines: list[str], first_line: int, caption: str = "") -> list
         if table is not None:
             table.caption = " ".join(part for part in (caption, command) if part)
             tables.append(table)
-            index = table.rows[-1][0].line - first_line if table.rows else index
+            index = table.rows[-1][0].line - first_line
         index += 1
     return tables
 
@@ -80,7 +80,7 @@ def _aligned_table(lines: list[str], index: int, first_line: int) -> Table | Non
     if not rows or (len(rows) == 1 and sum(bool(cell.text) for cell in rows[0][1:]) < 2):
         return None  # one row lines up by chance unless several of its numbers do
     named = [row for row in rows if not NUMERIC.fullmatch(row[0].text)]
-    return Table(["", *(text for _, _, text in header)], named)
+    return Table(["", *(text for _, _, text in header)], named) if named else None
 
 
 def _coco_table(lines: list[str], index: int, first_line: int) -> Table | None:

@@ -92,6 +92,11 @@ def _output_line(line: str) -> str:
     return f"{text};" if text and text[-1] not in ".;:," else text
 
 
+def _captions(text: str) -> bool:
+    """Whether a paragraph captions what follows it: it reads ``Table …`` or introduces it."""
+    return CAPTION.match(text) is not None or INTRODUCES.search(text) is not None
+
+
 def _code(match: re.Match, names: bool) -> str:
     """An inline code span: a command in prose (not read), but a number or a word on its own is
     one (`` `60.6` ``, `` `enwik8` ``), and in a table a name (`` `dqn_atari.py` ``,
@@ -185,7 +190,7 @@ class MarkdownReader:
         intro = self._just_above(start + 1)
         self._skip_until(r"^\s*" + re.escape(FENCE.match(line).group(1)))
         printed = aligned_tables(self.lines[start + 1:self.index - 1], start + 2,
-                                 intro if CAPTION.match(intro) or INTRODUCES.search(intro) else "")
+                                 intro if _captions(intro) else "")
         if printed:
             for table in printed:
                 self.blocks.table(table)
@@ -213,9 +218,13 @@ class MarkdownReader:
     def _just_above(self, line: int) -> str:
         """The paragraph ending right above document line ``line`` (a blank line between at
         most)."""
-        above = self.blocks.current or next(iter(self.blocks.items[-1:]), None)
+        above = self._block_above()
         near = isinstance(above, Paragraph) and above.starts[-1][1] >= line - 2
         return above.text if near else ""
+
+    def _block_above(self) -> Paragraph | Table | None:
+        """The block being read, else the last one read."""
+        return self.blocks.current or next(iter(self.blocks.items[-1:]), None)
 
     def _skip_indented(self) -> None:
         self.blocks.close()
@@ -276,7 +285,7 @@ class MarkdownReader:
         """The paragraph just above the table, or the line just below, if it reads ``Table…``."""
         before = self._just_above(self.table_line)
         after = next((inline(line) for line in self.lines[self.index:] if line.strip()), "")
-        if CAPTION.match(before) or INTRODUCES.search(before) or self._titles(before):
+        if _captions(before) or self._titles(before):
             return before
         return after if CAPTION.match(after) else ""
 
@@ -284,7 +293,7 @@ class MarkdownReader:
         """Whether the paragraph just above the table is a title: one line, no list item, no
         sentence (``YOLOv3 mAP@0.5 (darknet-reported mAP@0.5)``) or all bold (``**NDCG@10
         Results.**``)."""
-        above = self.blocks.current or next(iter(self.blocks.items[-1:]), None)
+        above = self._block_above()
         if not isinstance(above, Paragraph) or len(above.starts) != 1:
             return False
         line = self.lines[above.starts[0][1] - 1]

@@ -132,10 +132,8 @@ class Vocabulary:
         """The phrase a match is of (its singular, when it was written in the plural; ``gpt 2``
         for ``gpt2``)."""
         key = " ".join(matched.split())
-        if key not in self.phrases and BOUNDARY.sub("", key) in self.phrases:
-            return BOUNDARY.sub("", key)
-        for written in dict.fromkeys((key, BOUNDARY.sub("", key))):
-            for suffix, singular in (("", ""), ("ies", "y"), ("es", ""), ("s", "")):
+        for suffix, singular in (("", ""), ("ies", "y"), ("es", ""), ("s", "")):
+            for written in (key, BOUNDARY.sub("", key)):
                 stem = written[:len(written) - len(suffix)] + singular
                 if written.endswith(suffix) and stem in self.phrases:
                     return stem
