@@ -246,6 +246,22 @@ def _column_pins(site: Site, pinned: frozenset[str] | None, vocabulary: Vocabula
         level_claims(column.text, vocabulary) is not None
 
 
+def _as_named(pinned: frozenset[str] | None, claims: list[dict],
+              facets: dict[str, Facet]) -> frozenset[str] | None:
+    """The pinned claims of the metric, experiment and variant the table names, when some
+    are (a caption ``Epochs needed to achieve REBAR's best validation score`` over a REBAR
+    column that has an ELBO claim too; a row ``Omniglot Nonlinear`` whose ``Nonlinear`` MNIST's
+    claims share); all of them otherwise."""
+    if not pinned:
+        return pinned
+    kept = frozenset(claim["id"] for claim in claims if claim["id"] in pinned and all(
+        claim[field] in facets[name].values for name, field in NAMED_FIELDS if name in facets))
+    return kept or pinned
+
+
+NAMED_FIELDS = (("metric", "metric"), ("exp", "exp_id"), ("variant", "variant"))
+
+
 def unit_of(statement: Statement) -> str:
     """The unit a value is written in (``18.7 ms`` → ``ms``), or ""."""
     return next((word[5:] for word in statement.form if word.startswith("unit:")), "")
@@ -333,7 +349,7 @@ def attribute(site: Site, claims: list[dict],
         return None  # a table's aliases that name no claim in common
     paired = respectively(site, vocabulary)
     facets = {**decide(site, vocabulary), **paired}
-    measured = _column_pins(site, pinned, vocabulary) and _measured(
+    measured = _column_pins(site, _as_named(pinned, claims, facets), vocabulary) and _measured(
         site, facets, MEASURED_TIERS,
         frozenset(claim["metric"] for claim in claims if claim["id"] in pinned))
     if pinned:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from rgt.evidence.reconcile.numbers import find_numbers
 from rgt.evidence.reconcile.sites import Level, Site
 from rgt.evidence.reconcile.statistics import find_statements
-from rgt.evidence.reconcile.text import fold
+from rgt.evidence.reconcile.text import fold, sentence_spans
 from rgt.evidence.reconcile.vocabulary import Hit, Vocabulary
 
 FACETS = ("metric", "split", "variant", "exp", "dispersion", "role", "kind")
@@ -73,6 +73,8 @@ def _pick(hits: list[Hit], facet: str, level: Level, width: int,
     if facet == "split" and level.tier in ("scope", "corner"):
         relevant = [hit for hit in relevant
                     if not _an_activity(level.text, hit, hits, level.tier == "corner")]
+    if facet == "metric" and level.tier == "caption":
+        relevant = _outside_notes(level.text, relevant)
     if not relevant:
         return None
     nearest = relevant
@@ -84,6 +86,21 @@ def _pick(hits: list[Hit], facet: str, level: Level, width: int,
                                 if _distance(hit, start, end) == closest]
     return Facet(named_values(nearest, facet), level.strong, level.tier,
                  named_values(relevant, facet))
+
+
+# a caption's sentence about marked cells: "``-'' indicates that …", "Bold numbers denote …"
+MARK_NOTE = re.compile(r"\s*(?:[`'\"]*[^\w\s`'\"]{1,3}[`'\"]*|(?:bold|underlined?|italics?|"
+                       r"gr[ae]y)(?:\s+\w+)?)\s+(?:indicates?|denotes?|means?|marks?)\b", re.I)
+
+
+def _outside_notes(caption: str, hits: list[Hit]) -> list[Hit]:
+    """The hits outside a caption's notes on marked cells, when it has any others: a note
+    (``"-" indicates that RELAX achieved lower validation scores``) says what a mark means,
+    not what the cells are."""
+    notes = [(start, end) for start, end in sentence_spans(caption, [])
+             if MARK_NOTE.match(caption, start)]
+    kept = [hit for hit in hits if not any(start <= hit.start < end for start, end in notes)]
+    return kept or hits
 
 
 HEADING_START = re.compile(r"(?:^|/)\s*(?:how\s+to\s+)?$")

@@ -4,7 +4,9 @@ Rows end at ``\\\\``, cells at ``&`` (outside braces). Rows above the first ``\\
 ``\\hline`` are header rows (the first row when there is none); a header's ``\\multicolumn``
 heads every column it spans (``CIFAR-10`` over ``Acc.`` and ``ECE``), a body's names a group
 of rows when it is the row's only text. ``\\multirow`` labels the rows below it (an empty label
-cell repeats the label above).
+cell repeats the label above); so does a first-column label set alone in the middle of its
+block of rows between rules (a hand-made multirow: ``\\textbf{MNIST}`` on the middle of three
+rows) for the rows above it.
 """
 
 from __future__ import annotations
@@ -81,19 +83,33 @@ def _cells(segment: str, offset: int, body: Body, plain: Callable[[str], str]) -
     return cells
 
 
-def _rows(body: Body, plain: Callable[[str], str]) -> tuple[list[list[Spanned]], int]:
+def _rows(body: Body, plain: Callable[[str], str]) -> tuple[list[list[Spanned]], int, list[int]]:
+    """The rows, how many head the table, and the first row of each block between rules."""
     rows: list[list[Spanned]] = []
-    header_rows = 0
+    header_rows, blocks = 0, [0]
     for offset, segment in top_level_split(body.text, ROW_END):
         rule = RULES.match(segment)
         if rule:
             if not header_rows and rows and re.search(r"\\(?:midrule|hline)\b", rule.group(0)):
                 header_rows = len(rows)
+            blocks.append(len(rows))
             offset, segment = offset + rule.end(), segment[rule.end():]
         cells = _cells(segment, offset, body, plain)
         if any(text for text, _, _ in cells):
             rows.append(cells)
-    return rows, header_rows or 1
+    return rows, header_rows or 1, sorted(set(blocks + [len(rows)]))
+
+
+def _label_blocks_above(rows: list[list[Spanned]], blocks: list[int], first: int) -> None:
+    """Each block of body rows (from ``first``) whose first column holds one label alone, below
+    and above empty cells, gets that label on the rows above it too: it was set in the middle."""
+    for start, end in zip(blocks, blocks[1:], strict=False):
+        start = max(start, first)
+        labelled = [i for i in range(start, end) if rows[i] and rows[i][0][0]]
+        if len(labelled) == 1 and start < labelled[0] < end - 1:
+            text = rows[labelled[0]][0][0]
+            for i in range(start, labelled[0]):
+                rows[i][0] = (text, *rows[i][0][1:])
 
 
 def _expand(row: list[Spanned], repeat: bool) -> list[Cell]:
@@ -106,7 +122,8 @@ def _expand(row: list[Spanned], repeat: bool) -> list[Cell]:
 def parse_tabular(lines: list[tuple[int, str]], plain: Callable[[str], str],
                   caption: str = "") -> Table:
     """The table of a tabular body given as ``(line number, source)`` pairs."""
-    rows, header_rows = _rows(Body(lines), plain)
+    rows, header_rows, blocks = _rows(Body(lines), plain)
+    _label_blocks_above(rows, blocks, header_rows)
     headers = [_expand(row, repeat=True) for row in rows[:header_rows]]
     width = max([len(row) for row in headers] + [0])
     header = [" ".join(row[j].text for row in headers if j < len(row)).strip()

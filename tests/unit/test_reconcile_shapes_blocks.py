@@ -1,0 +1,99 @@
+"""Shapes of results the real corpus's tenth held-out part showed (now in
+tests/data/reconcile_real/dev), read as a reader reads them: LaTeX tables whose blocks of rows
+between rules are named by one label set on the block's middle row, and whose caption's
+later sentence is a note about some cells. The snippets follow those shapes, with numbers of
+their own."""
+
+from __future__ import annotations
+
+from reconcile_helpers import alias_claim
+from reconcile_helpers import outcomes as found
+from reconcile_helpers import reconcile_text as run
+
+DATASETS = {"digits": "Digits", "letters": "Letters"}
+MODELS = {"deep": "deep", "one": "one-layer", "two": "two-layer"}
+VARIANTS = {"base": "Base", "ours": "Ours"}
+
+
+def claim(dataset: str, model: str, variant: str, metric: str, split: str, value: float,
+          names: list[str], direction: str = "higher") -> dict:
+    """A claim of one cell of the tables below, named by its row's, column's and metric's
+    names."""
+    exp = f"{dataset}-{model}"
+    aliases = [DATASETS[dataset], MODELS[model], VARIANTS[variant], *names]
+    return alias_claim(exp, variant, metric, value, aliases, unit=None, split=split,
+                       direction=direction, id=f"{exp}/{variant}/{metric}/{split}")
+
+
+TRAINING = {("digits", "deep"): (-81.50, -78.40), ("digits", "one"): (-111.9, -111.30),
+            ("digits", "two"): (-98.31, -98.05), ("letters", "deep"): (-56.70, -56.20),
+            ("letters", "one"): (-116.60, -116.50), ("letters", "two"): (-108.70, -108.50)}
+ELBOS = [claim(dataset, model, variant, "elbo", "train", values[k], ["training ELBO"])
+         for (dataset, model), values in TRAINING.items()
+         for k, variant in enumerate(VARIANTS)]
+MIDDLE_LABELS = r"""
+\begin{table}
+\begin{tabular}{r l | c c}
+Dataset & Model & Base & Ours\\\midrule
+               & deep & -81.50 & \textbf{-78.40} \\
+\textbf{Digits} & one-layer  &-111.9 & \textbf{-111.30} \\
+               & two-layer  &-98.31 & \textbf{-98.05} \\
+\midrule
+                & deep  & -56.70 & \textbf{-56.20} \\
+\textbf{Letters} & one-layer &-116.60 & \textbf{-116.50} \\
+                 & two-layer &-108.70 & \textbf{-108.50}
+\end{tabular}
+\caption{Highest training ELBO of the discrete autoencoders.}
+\end{table}
+"""
+
+
+def test_a_label_on_the_middle_row_of_a_block_between_rules_names_the_whole_block(tmp_path):
+    # ``Letters`` names the ``deep`` row above it too: not the ``Digits`` block's last label
+    clean = run(tmp_path, ELBOS, MIDDLE_LABELS, "paper.tex")
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert {("ours", 9, "-56.20"), ("base", 5, "-81.50")} <= found(clean, "matched")
+    drifted = run(tmp_path, ELBOS, MIDDLE_LABELS.replace("-56.20", "-56.23"), "paper.tex")
+    assert found(drifted) == {("ours", 9, "-56.23")}
+
+
+EPOCHS = {("digits", "one"): (812, 503), ("digits", "two"): (940, 611),
+          ("digits", "deep"): (305, None), ("letters", "one"): (2010, 577),
+          ("letters", "two"): (1044, 690), ("letters", "deep"): (377, None)}
+EPOCH_NAMES = ["Epochs needed to reach Base's best validation score", "epochs"]
+TO_MATCH = [claim(dataset, model, variant, "epochs_to_match", "val", values[k], EPOCH_NAMES,
+                  direction="lower")
+            for (dataset, model), values in EPOCHS.items()
+            for k, variant in enumerate(VARIANTS) if values[k] is not None]
+VALIDATION = [claim(dataset, model, variant, "elbo", "val", -100.0 - k,
+                    ["validation ELBO", "validation scores"])
+              for dataset, model in EPOCHS for k, variant in enumerate(VARIANTS)]
+NOTED = r"""
+\begin{table}
+\begin{tabular}{r l | c c}
+ Dataset & Model  & Base & Ours \\\midrule
+ & one-layer  & 812 & \textbf{503} \\
+\textbf{Digits} & two-layer  & 940 & \textbf{611} \\
+& deep & \textbf{305} & - \\
+\midrule
+& one-layer & 2010 & \textbf{577} \\
+\textbf{Letters}  & two-layer & 1044 & \textbf{690}\\
+& deep & \textbf{377} & -
+\end{tabular}
+\caption{Epochs needed to reach Base's best validation score. ``-'' indicates that the deep
+Ours models reached lower validation scores than Base.}
+\end{table}
+"""
+
+
+def test_a_captions_note_names_no_metric_and_a_row_picks_its_experiments_claims(tmp_path):
+    # the caption's title names the epochs; its note's ``validation scores`` (the ELBO's
+    # name) says nothing of the cells; the row ``Letters deep`` is not ``Digits deep``
+    claims = TO_MATCH + VALIDATION
+    clean = run(tmp_path, claims, NOTED, "paper.tex")
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert {("base", 5, "812"), ("base", 9, "2010"), ("base", 11, "377")} <= found(
+        clean, "matched")
+    drifted = run(tmp_path, claims, NOTED.replace("& 812 &", "& 814 &").replace(
+        r"\textbf{377}", r"\textbf{379}"), "paper.tex")
+    assert found(drifted) == {("base", 5, "814"), ("base", 11, "379")}
