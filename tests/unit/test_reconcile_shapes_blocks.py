@@ -97,3 +97,44 @@ def test_a_captions_note_names_no_metric_and_a_row_picks_its_experiments_claims(
     drifted = run(tmp_path, claims, NOTED.replace("& 812 &", "& 814 &").replace(
         r"\textbf{377}", r"\textbf{379}"), "paper.tex")
     assert found(drifted) == {("base", 5, "814"), ("base", 11, "379")}
+
+
+SHOTS = {(5, 1): 97.1, (5, 5): 99.2, (20, 1): 94.3, (20, 5): 98.0}
+FEW_SHOT = [alias_claim(f"letters-{way}way-{shot}shot", "ours", "accuracy", value,
+                        ["This Repo", "Letters", f"{way}-way {shot}-shot", "k-way", "n-shot"])
+            for (way, shot), value in SHOTS.items()]
+SETTING_ROWS = """\
+|                  | Letters  |     |      |      |
+|------------------|----------|-----|------|------|
+| **k-way**        | **5**    |**5**|**20**|**20**|
+| **n-shot**       | **1**    |**5**|**1** |**5** |
+| Published        | 98.0     |99.5 |96.1  |98.7  |
+| This Repo        | 97.1     |99.2 |94.3  |98.0  |
+"""
+
+
+def test_bold_setting_rows_under_an_unnamed_header_head_the_columns(tmp_path):
+    # ``k-way`` 20 and ``n-shot`` 5 make the last column's ``20-way 5-shot``; ``Letters``,
+    # alone over the first data column, heads them all; the settings are no results
+    clean = run(tmp_path, FEW_SHOT, SETTING_ROWS)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert {(claim["claim"].split("/")[0], claim["found"]) for claim in clean["matched"]} == {
+        ("letters-5way-1shot", "97.1"), ("letters-5way-5shot", "99.2"),
+        ("letters-20way-1shot", "94.3"), ("letters-20way-5shot", "98.0")}
+    drifted = run(tmp_path, FEW_SHOT, SETTING_ROWS.replace("|98.0  |", "|98.3  |"))
+    assert [(item["claim"], item["found"]) for item in drifted["drift"]] == [
+        ("letters-20way-5shot/ours/accuracy/test", "98.3")]
+
+
+BEST_FIRST = """\
+| Method | Letters 5-way 1-shot | 5-way 5-shot | 20-way 1-shot | 20-way 5-shot |
+|---|---|---|---|---|
+| **This Repo** | **97.4** | **99.2** | **94.3** | **98.0** |
+| Published | 97.0 | 99.0 | 94.1 | 97.9 |
+"""
+
+
+def test_a_bold_first_row_under_a_named_header_is_a_result(tmp_path):
+    # the best run set in bold on the first row: its header names every column
+    drifted = run(tmp_path, FEW_SHOT, BEST_FIRST)
+    assert found(drifted) == {("ours", 3, "97.4")}

@@ -6,6 +6,7 @@ is format-free. ``scope`` is the chain of headings above a block (``Results / CI
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 
@@ -95,3 +96,33 @@ class Blocks:
         """Every block, in document order."""
         self.close()
         return self.items
+
+
+# a setting's name with its value's letter: ``k-way`` (5 → ``5-way``), ``top-k`` (5 → ``top-5``)
+LETTER_FIRST = re.compile(r"[A-Za-z]-([A-Za-z]\w*)")
+LETTER_LAST = re.compile(r"([A-Za-z]\w*)-[A-Za-z]")
+
+
+def setting(name: str, value: str) -> str:
+    """A setting row's name and one column's value as a reader says them: ``k-way`` with
+    ``5`` is ``5-way``, ``top-k`` with ``5`` is ``top-5``; ``lr`` with ``0.1`` is ``lr 0.1``."""
+    first, last = LETTER_FIRST.fullmatch(name), LETTER_LAST.fullmatch(name)
+    if value and first:
+        return f"{value}-{first.group(1)}"
+    if value and last:
+        return f"{last.group(1)}-{value}"
+    return f"{name} {value}".strip()
+
+
+def with_setting_rows(header: list[str], settings: list[list[Cell]]) -> list[str]:
+    """The header of a table whose first body rows are settings (``k-way``, ``n-shot``, their
+    values in each column): each column's header followed by its settings; a title alone over
+    the first data column (``| | Omniglot | | |``: Markdown merges no cells) heads them all."""
+    named = [j for j, text in enumerate(header) if text]
+    spanning = named == [1] and len(header) > 2
+    heads = [header[1] if spanning and j else text for j, text in enumerate(header)]
+    for row in settings:
+        name = row[0].text if row else ""
+        heads = [head if j == 0 else " ".join(filter(None, [head, setting(
+            name, row[j].text if j < len(row) else "")])) for j, head in enumerate(heads)]
+    return heads

@@ -14,7 +14,7 @@ import html
 import re
 
 from rgt.evidence.reconcile.aligned import aligned_tables
-from rgt.evidence.reconcile.blocks import Blocks, Cell, Paragraph, Table
+from rgt.evidence.reconcile.blocks import Blocks, Cell, Paragraph, Table, with_setting_rows
 from rgt.evidence.reconcile.htmltable import html_table
 from rgt.evidence.reconcile.latex import plain
 from rgt.evidence.reconcile.text import marks
@@ -124,6 +124,15 @@ def cells(line: str, number: int) -> list[Cell]:
     body = body[:-1] if body.endswith("|") and not body.endswith("\\|") else body
     return [Cell(inline(text.replace("\\|", "|"), names=True).strip(), number)
             for text in re.split(r"(?<!\\)\|", body)]
+
+
+def _all_bold(line: str) -> bool:
+    """A row all of whose cells are bold, numbers among them (``| **k-way** | **5** |**20**|``):
+    below a header that leaves columns unnamed, settings heading the columns, not results."""
+    texts = [text.strip() for text in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
+    filled = [text for text in texts if text]
+    return len(filled) > 1 and all(BOLD_LINE.fullmatch(text) for text in filled) and any(
+        re.search(r"\d", text) for text in filled[1:])
 
 
 class MarkdownReader:
@@ -304,11 +313,14 @@ class MarkdownReader:
         self.table_line = self.index + 1
         header = [cell.text for cell in cells(self.lines[self.index], self.index + 1)]
         self.index += 2
-        rows = []
+        rows, settings = [], []
         while self.index < len(self.lines) and "|" in self.lines[self.index] \
                 and self.lines[self.index].strip():
-            rows.append(cells(self.lines[self.index], self.index + 1))
+            row = cells(self.lines[self.index], self.index + 1)
+            heads = not rows and not all(header[1:]) and _all_bold(self.lines[self.index])
+            (settings if heads else rows).append(row)
             self.index += 1
+        header = with_setting_rows(header, settings) if settings else header
         self.blocks.table(Table(header, rows, self._caption()))
 
     def _html_table(self) -> None:
