@@ -138,3 +138,30 @@ def test_a_bold_first_row_under_a_named_header_is_a_result(tmp_path):
     # the best run set in bold on the first row: its header names every column
     drifted = run(tmp_path, FEW_SHOT, BEST_FIRST)
     assert found(drifted) == {("ours", 3, "97.4")}
+
+
+READING = [alias_claim(exp, variant, "accuracy", value, [row, "Reading test", *names])
+           for variant, row, values in (("big", "Model (1M)", (84.0, 86.1, 83.2)),
+                                        ("bigger", "Model (2M)", (85.5, 88.0, 84.4)))
+           for exp, names, value in zip(("reading", "reading_middle", "reading_high"),
+                                        ([], ["Middle"], ["High"]), values, strict=True)]
+WHOLE_AND_PARTS = """\
+| Models | Reading test (Middle/High) |
+|---|---|
+| Model (1M) | 84.0 (86.1/83.2) |
+| Model (2M) | **85.5 (88.0/84.4)** |
+"""
+
+
+def test_a_cells_parenthesis_holds_the_parts_its_header_names_in_turn(tmp_path):
+    # ``84.0`` is the whole test set's, ``86.1`` its Middle part's, ``83.2`` its High part's:
+    # the cell's own ``Middle`` beats the ``Reading test`` its header names
+    clean = run(tmp_path, READING, WHOLE_AND_PARTS)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert {(item["claim"].rsplit("/", 2)[0], item["found"]) for item in clean["matched"]} == {
+        ("reading/big", "84.0"), ("reading_middle/big", "86.1"), ("reading_high/big", "83.2"),
+        ("reading/bigger", "85.5"), ("reading_middle/bigger", "88.0"),
+        ("reading_high/bigger", "84.4")}
+    drifted = run(tmp_path, READING, WHOLE_AND_PARTS.replace("84.4)", "84.7)"))
+    assert [(item["claim"], item["found"]) for item in drifted["drift"]] == [
+        ("reading_high/bigger/accuracy/test", "84.7")]

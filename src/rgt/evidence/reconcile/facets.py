@@ -175,24 +175,35 @@ def _only_names_between(text: str, start: int, stop: int, hits: list[Hit]) -> bo
 
 def decide(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
     """Each facet from the first level that names it; what an alias only implies (its claims'
-    experiment, say) counts only where no level names the facet outright."""
+    experiment, say) counts only where no level names the facet outright (but a cell's)."""
     width = len(site.statement.parts[0].number.text)
     found: dict[str, Facet] = {}
     hits = [vocabulary.find(level.text) for level in site.levels]
     labelled = _labelled(site.levels[0], hits[0]) if site.levels else None
     if labelled:
         found["metric"] = labelled
-    for implied in (False, True):
-        for level, level_hits in zip(site.levels, hits, strict=True):
-            for facet in FACETS:
-                if facet in found or (facet == "variant" and not _names_variants(level, site)):
-                    continue
-                if facet in ("role", "kind", "dispersion") and not _reads(facet, level, site):
-                    continue
-                picked = _pick(level_hits, facet, level, width, implied)
-                if picked and not _a_heading_s_foreign_metric(facet, level, picked):
-                    found[facet] = picked
+    for level, level_hits, implied in _in_order(site, hits):
+        for facet in FACETS:
+            if facet in found or (facet == "variant" and not _names_variants(level, site)):
+                continue
+            if facet in ("role", "kind", "dispersion") and not _reads(facet, level, site):
+                continue
+            picked = _pick(level_hits, facet, level, width, implied)
+            if picked and not _a_heading_s_foreign_metric(facet, level, picked):
+                found[facet] = picked
     return found
+
+
+def _in_order(site: Site, hits: list[list[Hit]]) -> list[tuple[Level, list[Hit], bool]]:
+    """The levels to read, each for what it names outright, then for what its aliases only
+    imply; but a table cell's own words first for both (``88.2 Middle``, a part's number
+    that its header names in turn: RACE's Middle set, not all of RACE that the header names)."""
+    pairs = list(zip(site.levels, hits, strict=True))
+    first = [(level, level_hits, implied) for level, level_hits in pairs[:1]
+             if level.tier == "cell" for implied in (False, True)]
+    rest = [(level, level_hits, implied) for implied in (False, True)
+            for level, level_hits in pairs[len(first) // 2:]]
+    return first + rest
 
 
 LABEL_GAP = re.compile(r"[\s:=]{0,3}")

@@ -233,6 +233,35 @@ def in_turn(header: str, count: int) -> tuple[str, list[str]]:
     return (header[:match.start()] + " " + header[match.end():]).strip(), names
 
 
+def _in_turn(header: str, text: str, statements: list) -> tuple[str, list[str], list]:
+    parts = segments(text, statements)
+    split = len(set(parts)) == len(parts)
+    header, names = in_turn(header, len(statements)) if split else (header, [""] * len(parts))
+    return header, names, parts
+
+
+# a cell holding a whole's number, then its parts' in parentheses: "86.0 (88.2/85.1)"
+NUMERAL = r"[-+\u2212]?\d[\d.,]*\s*%?"
+WHOLE_AND_PARTS = re.compile(rf"\s*{NUMERAL}\s*\(\s*{NUMERAL}(?:\s*/\s*{NUMERAL})+\s*\)\s*")
+
+
+def whole_and_parts(header: str, text: str,
+                    statements: list) -> tuple[str, list[str], list] | None:
+    """A cell ``86.0 (88.2/85.1)`` under a header naming the parts in turn in parentheses
+    (``RACE test (Middle/High)``): the header without the list, each number's name (none for
+    the whole's) and its part of the cell; None for any other cell."""
+    match = IN_TURN.search(header)
+    if not (match and match.group(1) and WHOLE_AND_PARTS.fullmatch(text)):
+        return None
+    names = re.split(r"\s*/\s*", match.group(1).strip())
+    if len(names) != len(statements) - 1:
+        return None
+    opening = text.index("(")
+    parts = [(max(start, opening + 1), end) for start, end in segments(text, statements[1:])]
+    rest = (header[:match.start()] + " " + header[match.end():]).strip()
+    return rest, ["", *names], [(0, opening), *parts]
+
+
 # a header saying its cells' parentheses hold the spread: "Valid ROC-AUC (STD)", "mean (s.d.)"
 SPREAD_HEADER = re.compile(r"\(\s*(?:std|sd|s\.d\.|stdev|sem|s\.e\.m\.|se|standard\s+"
                            r"(?:deviation|error))\s*\)", re.IGNORECASE)
@@ -280,9 +309,8 @@ def _cell_sites(table: Table, cell: Cell, row: tuple[str, str], header: str,
     text = others_in_parentheses(f"{header} {table.caption}", spread_in_parentheses(
         header, cell.text))
     statements = find_statements(text, integers=True)
-    parts = segments(cell.text, statements)
-    split = len(set(parts)) == len(parts)
-    header, names = in_turn(header, len(statements)) if split else (header, [""] * len(parts))
+    header, names, parts = whole_and_parts(header, text, statements) or _in_turn(
+        header, cell.text, statements)
     return [Site(statement, ((0, cell.line),), where, (
         Level("cell", f"{cell.text[start:end]} {name}".rstrip(), statement.anchor - start, True),
         Level("column", header, None, True),
