@@ -165,3 +165,41 @@ def test_a_cells_parenthesis_holds_the_parts_its_header_names_in_turn(tmp_path):
     drifted = run(tmp_path, READING, WHOLE_AND_PARTS.replace("84.4)", "84.7)"))
     assert [(item["claim"], item["found"]) for item in drifted["drift"]] == [
         ("reading_high/bigger/accuracy/test", "84.7")]
+
+
+ZOO_ACCURACIES = {("plain", "s", 224): 81.2, ("plain", "s", 384): 82.6, ("plain", "b", 224): 83.0,
+                  ("iso", "s", 224): 78.1, ("iso", "b", 224): 81.9}
+ZOO = [alias_claim(f"imagenet_{kind}", f"net_{size}_{side}", "top1", value,
+                   [f"Net-{size.upper()}", f"{side}x{side}", "acc@1",
+                    *(["isotropic"] if kind == "iso" else [])])
+       for (kind, size, side), value in ZOO_ACCURACIES.items()]
+ZOO_TABLES = """\
+### ImageNet-1K trained models
+
+| name | resolution |acc@1 | #params | FLOPs | model |
+|:---:|:---:|:---:|:---:| :---:|:---:|
+| Net-S | 224x224 | 81.2 | 50M | 8.7G | [model](https://example.org/net_s_224.pth) |
+| Net-S | 384x384 | 82.6 | 50M | 25.5G | [model](https://example.org/net_s_384.pth) |
+| Net-B | 224x224 | 83.0 | 89M | 15.4G | [model](https://example.org/net_b_224.pth) |
+
+### ImageNet-1K trained models (isotropic)
+
+| name | resolution |acc@1 | #params | FLOPs | model |
+|:---:|:---:|:---:|:---:| :---:|:---:|
+| Net-S | 224x224 | 78.1 | 22M | 4.3G | [model](https://example.org/net_iso_s_224.pth) |
+| Net-B | 224x224 | 81.9 | 87M | 16.9G | [model](https://example.org/net_iso_b_224.pth) |
+"""
+
+
+def test_a_column_of_sizes_names_the_rows_and_a_heading_picks_the_one_claim_left(tmp_path):
+    # ``224x224`` / ``384x384`` tell the Net-S rows apart (``8.7G`` FLOPs do not: a quantity);
+    # under the ``(isotropic)`` heading, Net-S at 224x224 is the isotropic run's only claim
+    clean = run(tmp_path, ZOO, ZOO_TABLES)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert {item["found"] for item in clean["matched"]} == {"81.2", "82.6", "83.0", "78.1",
+                                                            "81.9"}
+    drifted = run(tmp_path, ZOO, ZOO_TABLES.replace("| 82.6 |", "| 82.9 |").replace(
+        "| 78.1 |", "| 78.3 |"))
+    assert [(item["claim"], item["found"]) for item in drifted["drift"]] == [
+        ("imagenet_plain/net_s_384/top1/test", "82.9"),
+        ("imagenet_iso/net_s_224/top1/test", "78.3")]

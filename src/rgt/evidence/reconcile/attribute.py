@@ -315,9 +315,12 @@ def unnamed_row(statement: Statement, facets: dict[str, Facet],
     """A table cell whose row names no variant its aliases tell apart (``SimplePatch (Ours)``
     on three rows differing only in a numeric column): its candidates are the claims with no
     name of their own (one that has would have been named), to be resolved against the other
-    such rows of its column (``siblings``)."""
-    if statement.part("value") is None or len(candidates) < 2:
+    such rows of its column (``siblings``). One candidate left (the heading names its
+    experiment: ``ImageNet-1K trained models (isotropic)``) is the cell's claim."""
+    if statement.part("value") is None or not candidates:
         return None
+    if len(candidates) == 1:
+        return statement, Attribution(candidates, [], False, facets)
     nameless = [claim for claim in candidates if not _own_names(claim, candidates)]
     return statement, Attribution(nameless or candidates, [], False, facets, unnamed=True)
 

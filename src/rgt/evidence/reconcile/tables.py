@@ -46,7 +46,7 @@ def is_numeric(text: str) -> bool:
 
 
 WORD_FIRST = re.compile(r"\s*(?:\*\*|__|\*|_)?[^\W\d_]")
-UNIT_WORDS = {"pp", "M", "K", "B", "x", "CI", "s", "ms", "h", "min"}
+UNIT_WORDS = {"pp", "M", "K", "B", "G", "T", "x", "CI", "s", "ms", "h", "min"}
 AGGREGATE_WORDS = {"best", "worst", "last", "run", "runs", "seed", "seeds", "median", "mean",
                    "average", "avg", "of", "over", "std"}
 LEADING_NUMBER = re.compile(r"\s*(?:\*\*)?[~\u2248]?\s*[-+\u2212]?\d")
@@ -78,12 +78,15 @@ def _names_rows(table: Table, column: int) -> bool:
 SETTING = re.compile(r"\s*(?:[^\W\d_]\w*\s*=\s*\d+|\d+\s*[\u00d7x]\s*\d+|N/?A|-+)\s*", re.I)
 
 
+SIZES = re.compile(r"\s*\d+\s*[\u00d7x]\s*\d+\s*")  # ``224x224``, ``5 × 5``
+
+
 def _settings_only(table: Table, column: int) -> bool:
-    """A column of settings (``Filter size``: ``5 × 5``, ``K=3``), at least one an assignment:
-    its cells tell the rows apart."""
+    """A column of settings (``Filter size``: ``5 × 5``, ``K=3``), at least one an assignment,
+    or sizes only (``resolution``: ``224x224``): its cells tell the rows apart."""
     cells = [row[column].text for row in table.rows if column < len(row) and row[column].text]
-    return bool(cells) and all(SETTING.fullmatch(text) for text in cells) and any(
-        "=" in text for text in cells)
+    return bool(cells) and all(SETTING.fullmatch(text) for text in cells) and (any(
+        "=" in text for text in cells) or all(SIZES.fullmatch(text) for text in cells))
 
 
 def _numeric_cells(table: Table, column: int) -> int:
