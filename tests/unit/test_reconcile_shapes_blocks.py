@@ -203,3 +203,36 @@ def test_a_column_of_sizes_names_the_rows_and_a_heading_picks_the_one_claim_left
     assert [(item["claim"], item["found"]) for item in drifted["drift"]] == [
         ("imagenet_plain/net_s_384/top1/test", "82.9"),
         ("imagenet_iso/net_s_224/top1/test", "78.3")]
+
+
+PROBES = [alias_claim(dataset.lower(), variant, "linear_probe_accuracy", value,
+                      [name, dataset, "Linear probing accuracy"], unit=None)
+          for variant, name, values in (("base", "Base (pre-train)", (26.8, 83.2)),
+                                        ("ours", "Explorer", (43.4, 97.1)))
+          for dataset, value in zip(("Birds", "Flowers"), values, strict=True)]
+PROBE_TABLE = r"""
+\begin{table}
+\begin{tabular}{lcc}
+\toprule
+Model & Birds & Flowers \\
+\midrule
+Base (pre-train) & $26.8$ & $83.2$ \\
+Explorer & $43.4$ & $97.1$ \\
+\bottomrule
+\end{tabular}
+\caption{\textbf{Linear probing accuracy}. NOTE}
+\end{table}
+"""
+
+
+def test_a_captions_hours_of_training_name_no_split_and_others_params_no_metric(tmp_path):
+    # ``40 additional hours of training``: the time spent, not the training split; ``CLIP
+    # (oracle with 2x params)``: another system's size, not what the cells measure
+    for note in ("Our method improves the starting checkpoint in just 40 additional hours of "
+                 "training.", "Explorer often surpasses CLIP (oracle with 2x params)."):
+        table = PROBE_TABLE.replace("NOTE", note)
+        clean = run(tmp_path, PROBES, table, "paper.tex")
+        assert clean["drift"] == [] and clean["unmapped"] == []
+        assert len(clean["matched"]) == 4
+        drifted = run(tmp_path, PROBES, table.replace("$97.1$", "$97.4$"), "paper.tex")
+        assert found(drifted) == {("ours", 8, "97.4")}

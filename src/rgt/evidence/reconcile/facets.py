@@ -75,6 +75,8 @@ def _pick(hits: list[Hit], facet: str, level: Level, width: int,
                     if not _an_activity(level.text, hit, hits, level.tier == "corner")]
     if facet == "metric" and level.tier == "caption":
         relevant = _outside_notes(level.text, relevant)
+    if facet == "split":  # "40 additional hours of training": time spent, not the train split
+        relevant = [hit for hit in relevant if not DURATION_OF.search(fold(level.text)[:hit.start])]
     if not relevant:
         return None
     nearest = relevant
@@ -101,6 +103,10 @@ def _outside_notes(caption: str, hits: list[Hit]) -> list[Hit]:
              if MARK_NOTE.match(caption, start)]
     kept = [hit for hit in hits if not any(start <= hit.start < end for start, end in notes)]
     return kept or hits
+
+
+DURATION_OF = re.compile(r"\b(?:hours?|hrs|days?|minutes?|epochs?|steps?|iterations?|time|"
+                         r"budget|cost)\s+(?:of\s+)?$")
 
 
 HEADING_START = re.compile(r"(?:^|/)\s*(?:how\s+to\s+)?$")
@@ -189,6 +195,8 @@ def decide(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
             if facet in ("role", "kind", "dispersion") and not _reads(facet, level, site):
                 continue
             picked = _pick(level_hits, facet, level, width, implied)
+            if picked and facet == "metric" and level.tier == "caption" and not implied:
+                picked = _ours_implied(level_hits, level, width, picked)
             if picked and not _a_heading_s_foreign_metric(facet, level, picked):
                 found[facet] = picked
     return found
@@ -204,6 +212,15 @@ def _in_order(site: Site, hits: list[list[Hit]]) -> list[tuple[Level, list[Hit],
     rest = [(level, level_hits, implied) for implied in (False, True)
             for level, level_hits in pairs[len(first) // 2:]]
     return first + rest
+
+
+def _ours_implied(hits: list[Hit], level: Level, width: int, picked: Facet) -> Facet:
+    """A caption naming only other systems' metrics outright (``CLIP (oracle with 2x
+    params)``) but one of ours by an alias (``Linear probing accuracy``): ours."""
+    if not all(value.startswith("@") for value in picked.values):
+        return picked
+    ours = _pick(hits, "metric", level, width, True)
+    return ours if ours and not all(value.startswith("@") for value in ours.values) else picked
 
 
 LABEL_GAP = re.compile(r"[\s:=]{0,3}")
