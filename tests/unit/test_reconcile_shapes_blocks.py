@@ -236,3 +236,29 @@ def test_a_captions_hours_of_training_name_no_split_and_others_params_no_metric(
         assert len(clean["matched"]) == 4
         drifted = run(tmp_path, PROBES, table.replace("$97.1$", "$97.4$"), "paper.tex")
         assert found(drifted) == {("ours", 8, "97.4")}
+
+
+REWARDS = {("Pong", "10m"): 20.1, ("Pong", "25m"): 20.9, ("Qbert", "10m"): 11085.0,
+           ("Qbert", "25m"): 14247.0}
+PPO = [alias_claim(f"{game.lower()}_{steps}", "ppo", "episode_reward", value,
+                   [f"Lib PPO @{steps.upper()}", game, "PPO", steps.upper(), "Lib"], unit=None)
+       for (game, steps), value in REWARDS.items()]
+RIVAL_IMPLEMENTATION = """\
+Lib PPO after 10M and 25M time-steps. Note that Lib evaluation scores include the 1% random
+actions of epsilon-greedy exploration.
+
+|env|Lib PPO @10M|Lib PPO @25M|Baselines PPO @10M|
+|---|---|---|---|
+|Pong|20.1|20.9|~19|
+|Qbert|11085|14247|~14000|
+"""
+
+
+def test_another_implementations_column_and_a_share_of_actions_are_no_results(tmp_path):
+    # ``Baselines PPO @10M``: OpenAI Baselines' PPO beside ours, not our 10M run; ``the 1%
+    # random actions``: a share of the actions, not a score
+    clean = run(tmp_path, PPO, RIVAL_IMPLEMENTATION)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert {item["found"] for item in clean["matched"]} == {"20.1", "20.9", "11085", "14247"}
+    drifted = run(tmp_path, PPO, RIVAL_IMPLEMENTATION.replace("|11085|", "|11088|"))
+    assert found(drifted) == {("ppo", 7, "11088")}

@@ -275,7 +275,8 @@ def inside_a_name(site: Site, vocabulary: Vocabulary) -> bool:
         return False
     hits = vocabulary.find(level.text)
     return any(hit.start <= level.anchor < hit.end for hit in hits) or (
-        level.tier == "sentence" and _sets_a_name(level.text, level.anchor, hits))
+        level.tier == "sentence" and (_sets_a_name(level.text, level.anchor, hits)
+                                      or _a_share_of(level.text, level.anchor, hits)))
 
 
 def _sets_a_name(text: str, anchor: int, hits: list) -> bool:
@@ -286,6 +287,26 @@ def _sets_a_name(text: str, anchor: int, hits: list) -> bool:
     return written is not None and any(
         hit.start == written.end() + gap and "variant" in hit.facets
         and "metric" not in set(hit.facets) - hit.implied for hit in hits)
+
+
+ARTICLE_BEFORE = re.compile(r"\b(?:the|a|an)\s+$", re.IGNORECASE)
+# what follows a result's percentage without naming a thing it is a share of
+NOT_A_THING = {"of", "on", "in", "for", "with", "at", "and", "or", "to", "than", "from", "by",
+               "vs", "over", "across", "relative", "absolute", "average", "mean", "median",
+               "overall", "top", "more", "less", "higher", "lower", "better", "worse"}
+
+
+def _a_share_of(text: str, anchor: int, hits: list) -> bool:
+    """``the 1% random actions of epsilon-greedy exploration``: a percentage between an article
+    and a plain noun no name covers is a share of that thing, not a result."""
+    written = NUMBER.match(text, anchor)
+    if written is None or "%" not in text[anchor:written.end() + 1] or not ARTICLE_BEFORE.search(
+            text[:anchor]):
+        return False
+    after = re.match(r"\s*%?\s*([^\W\d_]+)\b", text[written.end():])
+    start = written.end() + after.start(1) if after else -1
+    return after is not None and after.group(1).lower() not in NOT_A_THING and not any(
+        hit.start <= start < hit.end for hit in hits)
 
 
 def _no_claims(site: Site, statement: Statement, facets: dict[str, Facet]) -> bool:

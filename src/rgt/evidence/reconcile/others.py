@@ -68,9 +68,11 @@ def _leftover(text: str, vocabulary: Vocabulary) -> int:
 
 def _named_claims(text: str, claims: list[dict], vocabulary: Vocabulary) -> frozenset[str]:
     """The claims every name in ``text`` names: an alias its claims, a variant's id (``RoBERTa
-    base LoRA`` for ``roberta_base_lora``) that variant's."""
+    base LoRA`` for ``roberta_base_lora``) that variant's; another system's word names none."""
     sets = []
     for hit in vocabulary.find(text):
+        if hit.facets.get("variant", set()) & {OTHER, BASELINE} and "claims" not in hit.facets:
+            continue
         if "claims" in hit.facets:
             sets.append(frozenset(hit.facets["claims"]))
         elif "variant" in hit.facets:
@@ -94,11 +96,29 @@ def outnamed(headers: dict, claims: list[dict], vocabulary: Vocabulary) -> set:
         pinned[other] <= pinned[key] and leftover[other] < leftover[key] for other in pinned)}
 
 
+def _others_word(text: str, claims: list[dict], vocabulary: Vocabulary) -> bool:
+    compared = any(map(is_comparison, claims))
+    return any(hit.facets == {"variant": {OTHER}} or (
+        hit.facets == {"variant": {BASELINE}} and not compared) for hit in vocabulary.find(text))
+
+
+def beside_ours(headers: dict, claims: list[dict], vocabulary: Vocabulary) -> set:
+    """Headers naming some of our claims with another system's word too (``Baselines PPO
+    @10M`` beside ``RLlib PPO @10M``: OpenAI Baselines' PPO) when a header without one names
+    some of the same claims: that other system's run."""
+    named = {key: _named_claims(text, claims, vocabulary) for key, text in headers.items()}
+    marked = {key for key, text in headers.items()
+              if named[key] and _others_word(text, claims, vocabulary)}
+    return {key for key in marked if any(
+        named[key] & named[other] for other in headers if other not in marked)}
+
+
 def own_sites(table: Table, claims: list[dict], vocabulary: Vocabulary) -> list[Site]:
     """The sites of ``table`` outside other systems' columns and rows."""
     sites = table_sites(table)
+    headers = dict(enumerate(table.header))
     columns = foreign_columns(table, claims, vocabulary) | outnamed(
-        dict(enumerate(table.header)), claims, vocabulary)
+        headers, claims, vocabulary) | beside_ours(headers, claims, vocabulary)
     labels = {level.text for site in sites for level in site.levels if level.tier == "row"}
     rows = foreign_rows(labels, claims, vocabulary) | outnamed(
         {label: label for label in labels}, claims, vocabulary)
