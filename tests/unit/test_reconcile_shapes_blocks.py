@@ -9,6 +9,7 @@ from __future__ import annotations
 from reconcile_helpers import alias_claim
 from reconcile_helpers import outcomes as found
 from reconcile_helpers import reconcile_text as run
+from rgt.evidence.reconcile.tables import declared_unit
 
 DATASETS = {"digits": "Digits", "letters": "Letters"}
 MODELS = {"deep": "deep", "one": "one-layer", "two": "two-layer"}
@@ -262,3 +263,21 @@ def test_another_implementations_column_and_a_share_of_actions_are_no_results(tm
     assert {item["found"] for item in clean["matched"]} == {"20.1", "20.9", "11085", "14247"}
     drifted = run(tmp_path, PPO, RIVAL_IMPLEMENTATION.replace("|11085|", "|11088|"))
     assert found(drifted) == {("ppo", 7, "11088")}
+
+
+GLUE = [alias_claim(task.lower(), "ours", "accuracy", value, ["Ours", task], unit=None)
+        for task, value in (("MNLI_m", 89.1), ("MNLI_mm", 88.5))]
+SUFFIXES = """\
+Model | MNLI_m | MNLI_mm
+|:---: |:---: |:---: |
+`Ours` | **89.1** | **88.5**
+"""
+
+
+def test_a_datasets_m_suffix_is_no_unit_but_a_snake_case_names_is(tmp_path):
+    # ``MNLI_m``: MNLI's matched set, not millions; ``params_m``: parameters in millions
+    assert (declared_unit("MNLI_m"), declared_unit("params_m"), declared_unit("acc_pct")) == (
+        "", "M", "%")
+    clean = run(tmp_path, GLUE, SUFFIXES)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert {item["found"] for item in clean["matched"]} == {"89.1", "88.5"}
