@@ -281,3 +281,37 @@ def test_a_datasets_m_suffix_is_no_unit_but_a_snake_case_names_is(tmp_path):
     clean = run(tmp_path, GLUE, SUFFIXES)
     assert clean["drift"] == [] and clean["unmapped"] == []
     assert {item["found"] for item in clean["matched"]} == {"89.1", "88.5"}
+
+
+SCORES = {("boot", "BottomUp", "Labour"): 0.0078, ("boot", "TopDown", "Labour"): 0.0668,
+          ("norm", "BottomUp", "Labour"): 0.0076, ("norm", "TopDown", "Labour"): 0.0656,
+          ("boot", "BottomUp", "Traffic"): 0.0736, ("boot", "TopDown", "Traffic"): 0.0741,
+          ("norm", "BottomUp", "Traffic"): 0.0845, ("norm", "TopDown", "Traffic"): 0.0738}
+METHODS = {"boot": "BOOTSTRAP", "norm": "NORMALITY"}
+CRPS = [alias_claim(data.lower(), f"{method}_{way.lower()}", "scrps", value,
+                    [METHODS[method], way, data, "sCRPS"], unit=None, direction="lower")
+        for (method, way, data), value in SCORES.items()]
+POINT = [alias_claim(data.lower(), way.lower(), "rel_mse", value, [way, data, "relMSE"],
+                     unit=None, direction="lower")
+         for way, data, value in (("BottomUp", "Labour", 0.5382), ("TopDown", "Labour", 16.82))]
+SPANNED = """\
+We score the probabilistic forecasts with the sCRPS.
+
+|              |  **BOOTSTRAP**      || **NORMALITY**       ||
+|--------------|----------|---------|----------|---------|
+| **Dataset**  | BottomUp | TopDown | BottomUp | TopDown |
+| Labour       | 0.0078   | 0.0668  | 0.0076   | 0.0656  |
+| Traffic      | 0.0736   | 0.0741  | 0.0845   | 0.0738  |
+"""
+
+
+def test_a_header_spanning_columns_and_its_second_row_in_the_body_head_the_columns(tmp_path):
+    # ``**BOOTSTRAP** ||`` heads two columns (MultiMarkdown); the row of names below is the
+    # header's second row; ``BOOTSTRAP BottomUp`` and ``Labour`` leave one claim, whose
+    # metric (the sCRPS) is the cell's though no caption names it
+    clean = run(tmp_path, CRPS + POINT, SPANNED)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert len(clean["matched"]) == 8
+    drifted = run(tmp_path, CRPS + POINT, SPANNED.replace("0.0845", "0.0848"))
+    assert [(item["claim"], item["found"]) for item in drifted["drift"]] == [
+        ("traffic/norm_bottomup/scrps/test", "0.0848")]

@@ -379,7 +379,7 @@ def attribute(site: Site, claims: list[dict],
     if pinned:
         if "variant" not in facets:
             pinned = baseline_row(site, pinned, claims, vocabulary)
-        facets = with_pinned(facets, pinned_facets(pinned, claims))
+        facets = with_pinned(facets, pinned_facets(_as_named(pinned, claims, facets), claims))
         claims = [claim for claim in claims if claim["id"] in pinned]
     statement = retype(site, facets, measured)
     if statement is not None and about_all(site, statement, facets):

@@ -126,6 +126,28 @@ def cells(line: str, number: int) -> list[Cell]:
             for text in re.split(r"(?<!\\)\|", body)]
 
 
+def _spanned(header: list[Cell], line: str) -> list[str]:
+    """A header row's texts, a cell followed by pipes with nothing between them heading the
+    columns they span (MultiMarkdown: ``| **BOOTSTRAP** |||`` heads three)."""
+    body = line.strip()
+    body = body[1:] if body.startswith("|") else body
+    pieces = re.split(r"(?<!\\)\|", body[:-1] if body.endswith("|") else body)
+    texts = [cell.text for cell in header]
+    for j in range(1, min(len(texts), len(pieces))):
+        if pieces[j] == "" and texts[j - 1]:
+            texts[j] = texts[j - 1]
+    return texts
+
+
+def _names_only(row: list[Cell]) -> bool:
+    """A first body row of names in every column and no number (``| **Dataset** | BottomUp |
+    TopDown |`` below the methods' row): the header's second row."""
+    texts = [cell.text for cell in row]
+    return len(texts) > 2 and all(texts) and not any(
+        re.search(r"\d", text) or re.fullmatch(r"[-\u2013\u2014\s]+|n/?a", text, re.I)
+        for text in texts)
+
+
 def _all_bold(line: str) -> bool:
     """A row all of whose cells are bold, numbers among them (``| **k-way** | **5** |**20**|``):
     below a header that leaves columns unnamed, settings heading the columns, not results."""
@@ -311,14 +333,18 @@ class MarkdownReader:
 
     def _table(self) -> None:
         self.table_line = self.index + 1
-        header = [cell.text for cell in cells(self.lines[self.index], self.index + 1)]
+        header = _spanned(cells(self.lines[self.index], self.index + 1), self.lines[self.index])
         self.index += 2
         rows, settings = [], []
         while self.index < len(self.lines) and "|" in self.lines[self.index] \
                 and self.lines[self.index].strip():
             row = cells(self.lines[self.index], self.index + 1)
-            heads = not rows and not all(header[1:]) and _all_bold(self.lines[self.index])
-            (settings if heads else rows).append(row)
+            if not rows and not settings and _names_only(row):
+                header = [f"{head} {cell.text}".strip() for head, cell in zip(header, row)]
+            elif not rows and not all(header[1:]) and _all_bold(self.lines[self.index]):
+                settings.append(row)
+            else:
+                rows.append(row)
             self.index += 1
         header = with_setting_rows(header, settings) if settings else header
         self.blocks.table(Table(header, rows, self._caption()))
