@@ -315,3 +315,27 @@ def test_a_header_spanning_columns_and_its_second_row_in_the_body_head_the_colum
     drifted = run(tmp_path, CRPS + POINT, SPANNED.replace("0.0845", "0.0848"))
     assert [(item["claim"], item["found"]) for item in drifted["drift"]] == [
         ("traffic/norm_bottomup/scrps/test", "0.0848")]
+
+
+GRAPHS = {"Cora": 85.5, "Cite": 73.4, "Cham": 62.48, "Corn": 76.49}
+NODE_CLASSIFICATION = [alias_claim(name.lower(), "ours", "accuracy", value,
+                                   [name, "Testing accuracy"])
+                       for name, value in GRAPHS.items()]
+FOLDED = """\
+## Results
+Testing accuracy summarized below.
+| Dataset | Depth |  Metric | Dataset | Depth |  Metric |
+|:---:|:---:|:---:|:---:|:---:|:---:|
+| Cora       | 64 | 85.5  | Cham | 8  | 62.48 |
+| Cite       | 32 | 73.4  | Corn | 16 | 76.49 |
+"""
+
+
+def test_a_table_folded_in_halves_is_two_tables(tmp_path):
+    # the header repeats: ``Cham``'s row is the right half's, not ``Cora``'s
+    clean = run(tmp_path, NODE_CLASSIFICATION, FOLDED)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert {item["found"] for item in clean["matched"]} == {"85.5", "73.4", "62.48", "76.49"}
+    drifted = run(tmp_path, NODE_CLASSIFICATION, FOLDED.replace("76.49", "76.46"))
+    assert [(item["claim"], item["found"]) for item in drifted["drift"]] == [
+        ("corn/ours/accuracy/test", "76.46")]

@@ -87,10 +87,11 @@ class Blocks:
             self.current = self.items.pop()
 
     def table(self, table: Table) -> None:
-        """Add a table under the current scope."""
+        """Add a table under the current scope (a folded one as its halves)."""
         self.close()
-        table.scope = self.scope
-        self.items.append(table)
+        for half in unfolded(table):
+            half.scope = self.scope
+            self.items.append(half)
 
     def done(self) -> list[Paragraph | Table]:
         """Every block, in document order."""
@@ -126,3 +127,16 @@ def with_setting_rows(header: list[str], settings: list[list[Cell]]) -> list[str
         heads = [head if j == 0 else " ".join(filter(None, [head, setting(
             name, row[j].text if j < len(row) else "")])) for j, head in enumerate(heads)]
     return heads
+
+
+def unfolded(table: Table) -> list[Table]:
+    """A table folded into side-by-side halves, its header repeating (``| Dataset | Depth |
+    Metric | Dataset | Depth | Metric |``), as one table per half; any other as itself."""
+    header, width = table.header, len(table.header)
+    period = next((k for k in range(2, width // 2 + 1) if width % k == 0 and all(
+        header[j] == header[j % k] for j in range(width)) and header[0]), 0)
+    if not period:
+        return [table]
+    return [Table(header[start:start + period],
+                  [row[start:start + period] for row in table.rows if row[start:start + period]],
+                  table.caption) for start in range(0, width, period)]
