@@ -339,3 +339,28 @@ def test_a_table_folded_in_halves_is_two_tables(tmp_path):
     drifted = run(tmp_path, NODE_CLASSIFICATION, FOLDED.replace("76.49", "76.46"))
     assert [(item["claim"], item["found"]) for item in drifted["drift"]] == [
         ("corn/ours/accuracy/test", "76.46")]
+
+
+PERPLEXITIES = [alias_claim(dev_set, variant, "perplexity", value,
+                            [name, dev_set, "4-gram LMs", "common crawl"], unit=None,
+                            split="dev", direction="lower", id=f"{dev_set}/{variant}/ppl/dev")
+                for variant, name, values in (("large", "Large", (313, 158)),
+                                              ("small", "Small", (331, 178)))
+                for dev_set, value in zip(("nov93dev", "TL-dev"), values, strict=True)]
+COUNTS = """\
+We are providing 4-gram LMs with different pruning here with 200k-top words.
+
+| LM |nov93dev |TL-dev |
+| :---: | :---: | :---: |
+| Large |313 |158 |
+| Small |331 |178 |
+
+Decoding uses the 200k common crawl lexicon and the small common crawl LM.
+"""
+
+
+def test_a_number_in_thousands_before_a_thing_counts_it(tmp_path):
+    # ``200k-top words``, ``200k common crawl lexicon``: sizes of a vocabulary, no perplexity
+    clean = run(tmp_path, PERPLEXITIES, COUNTS)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert {item["found"] for item in clean["matched"]} == {"313", "158", "331", "178"}

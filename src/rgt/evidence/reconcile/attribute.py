@@ -276,7 +276,8 @@ def inside_a_name(site: Site, vocabulary: Vocabulary) -> bool:
     hits = vocabulary.find(level.text)
     return any(hit.start <= level.anchor < hit.end for hit in hits) or (
         level.tier == "sentence" and (_sets_a_name(level.text, level.anchor, hits)
-                                      or _a_share_of(level.text, level.anchor, hits)))
+                                      or _a_share_of(level.text, level.anchor, hits)
+                                      or _a_count_of(level.text, level.anchor, hits)))
 
 
 def _sets_a_name(text: str, anchor: int, hits: list) -> bool:
@@ -307,6 +308,19 @@ def _a_share_of(text: str, anchor: int, hits: list) -> bool:
     start = written.end() + after.start(1) if after else -1
     return after is not None and after.group(1).lower() not in NOT_A_THING and not any(
         hit.start <= start < hit.end for hit in hits)
+
+
+def _a_count_of(text: str, anchor: int, hits: list) -> bool:
+    """``200k-top words``, ``200k common crawl lexicon``: a number in thousands (millions,
+    billions) right before a word that names no metric counts those things, not a result."""
+    written = NUMBER.match(text, anchor)
+    if written is None or not (written.group("suffix") or "").strip() in ("k", "K", "M", "B"):
+        return False
+    after = re.match(r"[\s-]*([^\W\d_]+)", text[written.end():])
+    start = written.end() + after.start(1) if after else -1
+    return after is not None and not any(
+        hit.start <= start < hit.end and "metric" in set(hit.facets) - hit.implied
+        for hit in hits)
 
 
 def _no_claims(site: Site, statement: Statement, facets: dict[str, Facet]) -> bool:
