@@ -364,3 +364,22 @@ def test_a_number_in_thousands_before_a_thing_counts_it(tmp_path):
     clean = run(tmp_path, PERPLEXITIES, COUNTS)
     assert clean["drift"] == [] and clean["unmapped"] == []
     assert {item["found"] for item in clean["matched"]} == {"313", "158", "331", "178"}
+
+
+QUANTIZED = [alias_claim("wiki2", "plain", "perplexity", 7.15, ["GPTQ", "7B model", "Wiki2 PPL"],
+                         unit=None, direction="lower"),
+             alias_claim("wiki2", "tricks", "perplexity", 6.09,
+                         ["4bit-GPTQ", "LLaMa-7B", "Wiki2 PPL"], unit=None, direction="lower")]
+FROM_TO_RUNS = """\
+Those fix GPTQ's strangely bad performance on the 7B model (from 7.15 to 6.09 Wiki2 PPL).
+"""
+
+
+def test_from_one_run_to_another_the_other_ends_claim_is_not_this_ends(tmp_path):
+    # ``from 7.15 to 6.09``: the plain run's number, then the new tricks' run's; 6.09 is no
+    # drift of the plain run's 7.15
+    clean = run(tmp_path, QUANTIZED, FROM_TO_RUNS)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert found(clean, "matched") == {("plain", 1, "7.15")}
+    drifted = run(tmp_path, QUANTIZED, FROM_TO_RUNS.replace("7.15", "7.18"))
+    assert found(drifted) == {("plain", 1, "7.18")}

@@ -8,6 +8,7 @@ one is no claim's and is left alone.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, replace
 
@@ -28,7 +29,7 @@ from rgt.evidence.reconcile.facets import (
     respectively,
 )
 from rgt.evidence.reconcile.names import is_comparison, metric_unit
-from rgt.evidence.reconcile.numbers import NUMBER
+from rgt.evidence.reconcile.numbers import NUMBER, Number, parse_number, scales
 from rgt.evidence.reconcile.prose import carried_by_clause, named_by_aliases
 from rgt.evidence.reconcile.runs import about_all, aggregated, in_scope, single_runs
 from rgt.evidence.reconcile.sites import Site
@@ -419,12 +420,39 @@ def attribute(site: Site, claims: list[dict],
         consistent(claims, loosened(site, facets, vocabulary), wanted, role), strong, facets)
 
 
+VALUE = r"([-+\u2212]?\d[\d,]*(?:\.\d+)?)"
+FROM_TO = re.compile(rf"\bfrom\s+{VALUE}\s?%?\s+to\s+{VALUE}", re.IGNORECASE)
+
+
+def _not_the_other_end(site: Site, claims: list[dict], role: str) -> list[dict]:
+    """``from 7.15 to 6.09``: two runs' means (the plain GPTQ, then with two new tricks), so
+    a claim the other end is nearer to is not this end's; a comparison's claims are left as
+    they are."""
+    sentence = site.level("sentence") or site.levels[0]
+    if not role or sentence.anchor is None:
+        return claims
+    for match in FROM_TO.finditer(sentence.text):
+        mine, other = (1, 2) if role == "from" else (2, 1)
+        here, there = parse_number(match.group(mine)), parse_number(match.group(other))
+        if match.start(mine) == sentence.anchor and here is not None and there is not None:
+            return [claim for claim in claims if is_comparison(claim) or _distance(
+                here, claim.get("value")) <= _distance(there, claim.get("value"))]
+    return claims
+
+
+def _distance(number: Number, value: float | None) -> float:
+    """How far ``number`` is from ``value`` at the nearest scale it may be written at."""
+    if value is None:
+        return math.inf
+    return min(abs(number.value - value * scale) for scale in scales(number, number.percent))
+
+
 def _candidates(site: Site, claims: list[dict], facets: dict[str, Facet], wanted: set[str] | None,
                 role: str, vocabulary: Vocabulary) -> list[dict]:
     """The claims the facets allow; in prose, the claims an alias of the number's clause
     carries, when only its sentence names a variant (``a QRNN model that … with finetuning
     achieves 59.1``: the finetuned run, not the QRNN the sentence names first)."""
-    found = consistent(claims, facets, wanted, role)
+    found = _not_the_other_end(site, consistent(claims, facets, wanted, role), role)
     variant = facets.get("variant")
     if site.in_table or variant is None or variant.tier == "clause":
         return found
