@@ -383,3 +383,78 @@ def test_from_one_run_to_another_the_other_ends_claim_is_not_this_ends(tmp_path)
     assert found(clean, "matched") == {("plain", 1, "7.15")}
     drifted = run(tmp_path, QUANTIZED, FROM_TO_RUNS.replace("7.15", "7.18"))
     assert found(drifted) == {("plain", 1, "7.18")}
+
+
+OPERATIONS = {"mul": r"$\bm{\times}$", "add": r"$\bm{+}$"}
+UNITS = {("mul", "nau"): (31, 2.8e6), ("mul", "nmu"): (98, 1.4e6),
+         ("add", "nau"): (35, 1.8e4), ("add", "nmu"): (14, 1.5e6)}
+ARITHMETIC = [alias_claim(f"arithmetic_{op}", model, metric, value,
+                          [model.upper(), OPERATIONS[op], "Op", name], unit=unit)
+              for (op, model), values in UNITS.items()
+              for metric, name, value, unit in zip(
+                  ("success_rate", "solved_at"), ("Success Rate", "Solved at"), values,
+                  ("%", None), strict=True)]
+UPWARD_LABELS = r"""
+\begin{table}[!h]
+\caption{Success-rate and when the model converged, with 95\% confidence intervals.}
+\begin{tabular}{crll}
+\toprule
+\multicolumn{1}{c}{Op} & \multicolumn{1}{c}{Model} & \multicolumn{1}{c}{Success} & \multicolumn{1}{c}{Solved at} \\
+ &  & Rate & \\
+\midrule
+ & NAU & $31\% {~}^{+10\%}_{-8\%}$ & $2.8 \cdot 10^{6} {~}^{+2.9 \cdot 10^{5}}_{-2.4 \cdot 10^{5}}$\\
+
+\nopagebreak
+\multirow{-2}{*}{\centering\arraybackslash $\bm{\times}$} & NMU & $\mathbf{98\%} {~}^{+1\%}_{-5\%}$ & $\mathbf{1.4 \cdot 10^{6}}$\\
+\cmidrule{1-4}
+ & NAU & $35\% {~}^{+9\%}_{-4\%}$ & $\mathbf{1.8 \cdot 10^{4}}$\\
+
+\nopagebreak
+\multirow{-2}{*}{\centering\arraybackslash $\bm{+}$} & NMU & $14\% {~}^{+8\%}_{-5\%}$ & $1.5 \cdot 10^{6}$\\
+\bottomrule
+\end{tabular}
+\end{table}
+"""
+
+
+def test_scientific_numbers_offset_intervals_and_labels_set_below_their_rows(tmp_path):
+    # ``2.8 \cdot 10^{6}`` is one number; ``^{+10\%}_{-8\%}`` bounds the 31% (no result of
+    # its own); ``\multirow{-2}`` on a block's last row names the row above it too (33% is
+    # as near the + block's NAU as the × block's)
+    clean = run(tmp_path, ARITHMETIC, UPWARD_LABELS, "paper.tex")
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert len(clean["matched"]) == 8
+    drifted = run(tmp_path, ARITHMETIC, UPWARD_LABELS.replace(
+        r"$1.5 \cdot 10^{6}$", r"$1.7 \cdot 10^{6}$").replace(r"$31\%", r"$33\%"), "paper.tex")
+    assert {(item["claim"], item["found"]) for item in drifted["drift"]} == {
+        ("arithmetic_add/nmu/solved_at/test", "1.7 · 10^6"),
+        ("arithmetic_mul/nau/success_rate/test", "33%")}
+
+
+SIMPLE = [alias_claim("simple_mul", model, "success_rate", value,
+                      [model.upper(), OPERATIONS["mul"], "Success Rate", "simple function"])
+          for model, value in (("nau", 13), ("nmu", 94))]
+SIMPLE_TABLE = r"""
+\begin{table}[!h]
+\caption{Success-rate on the simple function task.}
+\begin{tabular}{crl}
+\toprule
+\multicolumn{1}{c}{Op} & \multicolumn{1}{c}{Model} & \multicolumn{1}{c}{Success Rate} \\
+\midrule
+ & NAU & $13\% {~}^{+8\%}_{-5\%}$ \\
+
+\nopagebreak
+\multirow{-2}{*}{\centering\arraybackslash $\bm{\times}$} & NMU & $\mathbf{94\%} {~}^{+3\%}_{-6\%}$\\
+\bottomrule
+\end{tabular}
+\end{table}
+"""
+
+
+def test_a_header_over_the_names_that_a_claims_alias_spells_names_its_column(tmp_path):
+    # ``Op``, an alias of the arithmetic task's claims only, heads the operations' column of
+    # the simple function's table too: it does not make its rows the arithmetic task's
+    clean = run(tmp_path, ARITHMETIC + SIMPLE, SIMPLE_TABLE, "paper.tex")
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert {item["claim"] for item in clean["matched"]} == {
+        "simple_mul/nau/success_rate/test", "simple_mul/nmu/success_rate/test"}

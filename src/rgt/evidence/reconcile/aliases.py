@@ -20,7 +20,7 @@ from collections import Counter
 
 from rgt.evidence.reconcile.facets import Facet
 from rgt.evidence.reconcile.names import alias_key, is_comparison
-from rgt.evidence.reconcile.sites import Site
+from rgt.evidence.reconcile.sites import Level, Site
 from rgt.evidence.reconcile.text import fold
 from rgt.evidence.reconcile.vocabulary import Vocabulary
 
@@ -48,7 +48,7 @@ def aliased(site: Site, vocabulary: Vocabulary) -> frozenset[str] | None:
         return None
     pinned = None
     for level in site.levels:
-        if level.tier in STRONG:
+        if level.tier in STRONG and not _a_columns_name(level, vocabulary):
             named = level_claims(level.text, vocabulary)
             if named is None and level.tier == "row":
                 named = level_claims(level.text, vocabulary, "ids")
@@ -71,6 +71,13 @@ def aliased(site: Site, vocabulary: Vocabulary) -> frozenset[str] | None:
             for named in reversed(sets) if level.tier == "scope" else sets:
                 pinned = pinned & named if pinned & named else pinned
     return pinned
+
+
+def _a_columns_name(level: Level, vocabulary: Vocabulary) -> bool:
+    """A header over the names whose aliases name no experiment, variant or metric (``Op``
+    over ``×``, ``+``): it names its column, not the claims that happen to carry it."""
+    return level.tier == "corner" and not any(
+        {"exp", "variant", "metric"} & set(hit.facets) for hit in vocabulary.find(level.text))
 
 
 def only_names(text: str, vocabulary: Vocabulary) -> bool:

@@ -3,7 +3,8 @@
 A document may write 0.93412 as ``0.934``, ``93.4%``, ``93.40``, ``93.4 %`` or ``0.93`` (LaTeX's
 ``\\num{0.934}`` and ``\\SI{93.4}{\\percent}`` are rewritten to these forms before numbers are
 read): each is the value rounded to the digits shown, as a fraction or as a percentage. ``11.2M``
-is 11.2 million; ``0.6 pp`` is a difference in percentage points. Misrounding (``93.5`` for
+is 11.2 million, ``2.8 · 10^6`` (LaTeX's ``2.8 \\cdot 10^{6}``) 2.8 million; ``0.6 pp`` is a
+difference in percentage points. Misrounding (``93.5`` for
 0.93412) is a different value.
 """
 
@@ -19,7 +20,7 @@ NUMBER = re.compile(
     r"(?<![\w.,^])(?<![^\d%]/)(?<!^/)(?<![A-Za-z]-)(?P<sign>[-+\u2212])?"
     # a fraction may drop its zero (``.797``, as APA style writes what cannot exceed 1)
     r"(?P<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.(?P<decimals>\d+))?|\.(?P<bare>\d+))"
-    r"(?P<suffix>\s?%|\s?pp\b|[KkMB]\b)?"
+    r"(?P<suffix>\s?%|\s?pp\b|[KkMB]\b|\s?[\u00b7\u00d7]\s?10\^(?P<exponent>[-\u2212]?\d+))?"
     r"(?![\w.]*\d)(?![eE][-+]?\d)"
 )
 
@@ -62,10 +63,18 @@ def _number(match: re.Match) -> Number:
         decimals=len(match.group("decimals") or match.group("bare") or ""),
         sign="-" if sign in ("-", MINUS) else sign,
         percent=suffix in ("%", "pp"),
-        multiplier=MULTIPLIERS.get(suffix, 1.0),
+        multiplier=_multiplier(suffix, match.group("exponent")),
         start=match.start(),
         end=match.end(),
     )
+
+
+def _multiplier(suffix: str, exponent: str | None) -> float:
+    """What the suffix multiplies by: ``M`` a million, ``· 10^-4`` (LaTeX's ``\\cdot 10^{-4}``)
+    ten to that power."""
+    if exponent is not None:
+        return 10.0 ** int(exponent.replace(MINUS, "-"))
+    return MULTIPLIERS.get(suffix, 1.0)
 
 
 def find_numbers(text: str) -> list[Number]:

@@ -83,7 +83,8 @@ DIFFERENCE_NOUN = re.compile(
 
 @dataclass(frozen=True)
 class Part:
-    """One number of a statement and what it states: value, spread, low, high, level, seeds."""
+    """One number of a statement and what it states: value, spread, low, high, level, seeds,
+    or the offsets above and below it of an interval around it."""
 
     role: str
     number: Number
@@ -216,13 +217,22 @@ def _with_points(text: str, number: Number) -> tuple[Number, int]:
     return replace(number, percent=True, text=number.text + " pp"), match.end()
 
 
+# a value's asymmetric interval as offsets above and below it (LaTeX ``31\% {~}^{+10\%}_{-8\%}``,
+# read ``31% ^+10%_-8%``): what bounds it, no result of its own
+OFFSET = r"\d[\d.,]*(?:\s?%|\s?[\u00b7\u00d7]\s?10\^[-\u2212]?\d+)?"
+OFFSETS = re.compile(rf"\s*\^\s*\+\s*(?P<above>{OFFSET})\s*_\s*[-\u2212]\s*(?P<below>{OFFSET})")
+
+
 def _value(text: str, number: Number) -> Statement:
     number, end = _with_points(text, number)
     parts = [Part("value", number)]
-    spread = SPREAD.match(text, end)
+    spread, offsets = SPREAD.match(text, end), OFFSETS.match(text, end)
     if spread:
         parts.append(_read(text, "num" if spread.group("num") else "worded", spread, "spread"))
         end = spread.end()
+    elif offsets:
+        parts += [_read(text, name, offsets, name) for name in ("above", "below")]
+        end = offsets.end()
     ratio = ratio_form(text, number)
     if ratio:
         return Statement(tuple(parts), number.start, end, ratio)

@@ -114,8 +114,8 @@ def _label(table: Table, column: int, text: str) -> str:
         return ""
     if CHECK.fullmatch(text) and header:
         return header
-    if CROSS.fullmatch(text) and header:
-        return ""
+    if CROSS.fullmatch(text) and header and _marks_only(table, column):
+        return ""  # (in a column of ✓ and ✗: elsewhere ``×`` is a name, multiplication's)
     return f"{header} {text}" if text and POINT_HEADER.match(header) else text
 
 

@@ -19,7 +19,9 @@ from rgt.evidence.reconcile.blocks import Cell, Table
 
 ROW_END = re.compile(r"\\\\(?:\s*\[[^\]]*\])?|\\tabularnewline\b")
 CELL_END = re.compile(r"&")
-MULTI = re.compile(r"^\s*\\multi(?:column|row)\s*\{(\d+)\}\s*(?:\[[^\]]*\])?\s*\{[^{}]*\}\s*")
+MULTI = re.compile(r"^\s*\\multi(?:column|row)\s*\{(-?\d+)\}\s*(?:\[[^\]]*\])?\s*\{[^{}]*\}\s*")
+UPWARD = re.compile(r"^\s*\\multirow\s*\{-\d+\}")  # a label over the rows above it
+PAGE_BREAKS = re.compile(r"^(?:\s*\\(?:no)?pagebreak\b(?:\[\d\])?)+")  # say nothing of the row
 RULES = re.compile(r"^\s*(?:\\(?:toprule|midrule|bottomrule|hline|cline|cmidrule|addlinespace|"
                    r"specialrule|morecmidrules)\b(?:\([^)]*\))?(?:\[[^\]]*\])?(?:\{[^{}]*\})*"
                    r"\s*)+")
@@ -83,30 +85,42 @@ def _cells(segment: str, offset: int, body: Body, plain: Callable[[str], str]) -
     return cells
 
 
-def _rows(body: Body, plain: Callable[[str], str]) -> tuple[list[list[Spanned]], int, list[int]]:
-    """The rows, how many head the table, and the first row of each block between rules."""
-    rows: list[list[Spanned]] = []
-    header_rows, blocks = 0, [0]
-    for offset, segment in top_level_split(body.text, ROW_END):
-        rule = RULES.match(segment)
-        if rule:
-            if not header_rows and rows and re.search(r"\\(?:midrule|hline)\b", rule.group(0)):
-                header_rows = len(rows)
-            blocks.append(len(rows))
-            offset, segment = offset + rule.end(), segment[rule.end():]
-        cells = _cells(segment, offset, body, plain)
-        if any(text for text, _, _ in cells):
-            rows.append(cells)
-    return rows, header_rows or 1, sorted(set(blocks + [len(rows)]))
+class Rows:
+    """A tabular's rows, how many head it, the first row of each block between rules, and the
+    rows whose first cell labels the rows above it (``\\multirow{-3}``)."""
+
+    def __init__(self, body: Body, plain: Callable[[str], str]):
+        self.rows: list[list[Spanned]] = []
+        self.header_rows, blocks, self.upward = 0, [0], set()
+        for offset, segment in top_level_split(body.text, ROW_END):
+            rule = RULES.match(segment)
+            if rule:
+                if not self.header_rows and self.rows and re.search(r"\\(?:midrule|hline)\b",
+                                                                    rule.group(0)):
+                    self.header_rows = len(self.rows)
+                blocks.append(len(self.rows))
+                offset, segment = offset + rule.end(), segment[rule.end():]
+            breaks = PAGE_BREAKS.match(segment)
+            if breaks:
+                offset, segment = offset + breaks.end(), segment[breaks.end():]
+            cells = _cells(segment, offset, body, plain)
+            if any(text for text, _, _ in cells):
+                self.upward |= {len(self.rows)} if UPWARD.match(segment) else set()
+                self.rows.append(cells)
+        self.header_rows = self.header_rows or 1
+        self.blocks = sorted(set(blocks + [len(self.rows)]))
 
 
-def _label_blocks_above(rows: list[list[Spanned]], blocks: list[int], first: int) -> None:
-    """Each block of body rows (from ``first``) whose first column holds one label alone, below
-    and above empty cells, gets that label on the rows above it too: it was set in the middle."""
-    for start, end in zip(blocks, blocks[1:], strict=False):
-        start = max(start, first)
+def _label_blocks_above(table: Rows) -> None:
+    """Each block of body rows whose first column holds one label alone, below and above empty
+    cells (set in the block's middle) or on its last row by ``\\multirow{-n}``, gets that
+    label on the rows above it too."""
+    rows = table.rows
+    for start, end in zip(table.blocks, table.blocks[1:], strict=False):
+        start = max(start, table.header_rows)
         labelled = [i for i in range(start, end) if rows[i] and rows[i][0][0]]
-        if len(labelled) == 1 and start < labelled[0] < end - 1:
+        if len(labelled) == 1 and start < labelled[0] and (
+                labelled[0] < end - 1 or labelled[0] in table.upward):
             text = rows[labelled[0]][0][0]
             for i in range(start, labelled[0]):
                 rows[i][0] = (text, *rows[i][0][1:])
@@ -122,8 +136,9 @@ def _expand(row: list[Spanned], repeat: bool) -> list[Cell]:
 def parse_tabular(lines: list[tuple[int, str]], plain: Callable[[str], str],
                   caption: str = "") -> Table:
     """The table of a tabular body given as ``(line number, source)`` pairs."""
-    rows, header_rows, blocks = _rows(Body(lines), plain)
-    _label_blocks_above(rows, blocks, header_rows)
+    table = Rows(Body(lines), plain)
+    _label_blocks_above(table)
+    rows, header_rows = table.rows, table.header_rows
     headers = [_expand(row, repeat=True) for row in rows[:header_rows]]
     width = max([len(row) for row in headers] + [0])
     header = [" ".join(row[j].text for row in headers if j < len(row)).strip()
