@@ -458,3 +458,74 @@ def test_a_header_over_the_names_that_a_claims_alias_spells_names_its_column(tmp
     assert clean["drift"] == [] and clean["unmapped"] == []
     assert {item["claim"] for item in clean["matched"]} == {
         "simple_mul/nau/success_rate/test", "simple_mul/nmu/success_rate/test"}
+
+
+KEYWORDS = [alias_claim(f"commands_{version}", "resnet", "accuracy", value,
+                        ["ResNet-50", f"v{version}", name], split=split,
+                        id=f"commands_{version}/resnet/accuracy/{split}")
+            for version, values in (("1", (96.6, 96.5)), ("2", (95.7, 95.9)))
+            for split, name, value in zip(("val", "test"), ("Validation Accuracy",
+                                                            "Test Accuracy"), values, strict=True)]
+LIST_TABLE = """\
+Results
+-------
+
+We achieved a top-1 accuracy of 96.5 (the accuracy in the paper is 96.9) on v1:
+
+.. list-table::
+   :widths: 1 1 1
+   :header-rows: 1
+
+   * - Dataset
+     - Validation Accuracy
+     - Test Accuracy
+   * - v1
+     - 96.6%
+     - 96.5%
+   * - v2
+     - 95.7%
+     - 95.9%
+"""
+
+
+def test_a_rst_list_table_and_the_papers_number_in_an_aside(tmp_path):
+    # a ``list-table`` is a table, a row per ``* -`` item; ``(the accuracy in the paper is
+    # 96.9)`` is the paper's number, not the run's
+    clean = run(tmp_path, KEYWORDS, LIST_TABLE, "README.rst")
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert {(item["claim"], item["found"]) for item in clean["matched"]} >= {
+        ("commands_1/resnet/accuracy/val", "96.6%"), ("commands_2/resnet/accuracy/test", "95.9%")}
+    drifted = run(tmp_path, KEYWORDS, LIST_TABLE.replace("95.7%", "95.4%"), "README.rst")
+    assert [(item["claim"], item["found"]) for item in drifted["drift"]] == [
+        ("commands_2/resnet/accuracy/val", "95.4%")]
+
+
+SPEECH = [alias_claim(subset.lower(), variant, metric, value * scale, [name, subset, metric_name],
+                      unit=None, direction="lower")
+          for metric, metric_name, scale in (("wer", "Word error rate", 1.0),
+                                             ("cer", "Character error rate", 0.4))
+          for variant, name, values in (("am", "Jasper", (3.61, 11.36)),
+                                        ("lm", "Jasper + 6-gram", (2.78, 9.01)))
+          for subset, value in zip(("Dev-Clean", "Dev-Other"), values, strict=True)]
+SPANNED_GRID = """\
++-----------------+-----------------------+
+| Model           | Word error rate       |
++                 +-----------+-----------+
+|                 | Dev-Clean | Dev-Other |
++=================+===========+===========+
+| Jasper          | 3.61      | 11.36     |
++-----------------+-----------+-----------+
+| Jasper + 6-gram | 2.78      | 9.01      |
++-----------------+-----------+-----------+
+"""
+
+
+def test_a_grid_tables_header_cell_spans_the_columns_a_border_below_it_cuts(tmp_path):
+    # ``Word error rate`` heads both columns the border under it cuts (not half of its text
+    # each: no metric); ``Model`` spans the two header rows
+    clean = run(tmp_path, SPEECH, SPANNED_GRID, "README.rst")
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert len(clean["matched"]) == 4
+    drifted = run(tmp_path, SPEECH, SPANNED_GRID.replace("9.01", "9.04"), "README.rst")
+    assert [(item["claim"], item["found"]) for item in drifted["drift"]] == [
+        ("dev-other/lm/wer/test", "9.04")]

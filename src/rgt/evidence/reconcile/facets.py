@@ -315,10 +315,21 @@ def _range_end(text: str, start: int, end: int) -> bool:
                 or (AND_AFTER.match(after) and BETWEEN.search(before)))
 
 
+# an aside giving the original paper's number: "(the WER in the paper is 6.7)"
+PAPERS_ASIDE = re.compile(r"\b(?:in|by|from)\s+the\s+(?:original\s+)?paper\b|\bthe\s+paper['\u2019]s\b",
+                          re.I)
+
+
 def the_papers(site: Site) -> bool:
-    """A number labelled as the original paper's (``cora: 0.810 (paper: 0.815)``)."""
+    """A number labelled as the original paper's (``cora: 0.810 (paper: 0.815)``), or given in
+    a parenthesis that says it is the paper's (``6.58 (the WER in the paper is 6.7)``)."""
     level = site.levels[0]
-    return level.anchor is not None and THE_PAPERS.search(level.text[:level.anchor]) is not None
+    if level.anchor is None:
+        return False
+    before = level.text[:level.anchor]
+    aside = level.tier == "clause" and level.before.rstrip().endswith("(")
+    return THE_PAPERS.search(before) is not None or (aside and PAPERS_ASIDE.search(before)
+                                                     is not None)
 
 
 def excluded(site: Site, credited: bool = False) -> bool:

@@ -3,7 +3,8 @@
 Section titles underlined (and perhaps overlined) with punctuation, their level the order in
 which each style first appears; grid tables (``+----+`` borders, ``+====+`` under the header
 rows; a border across some columns only ends their rows, the cell the others hold spanning
-the rows it borders) and simple tables (``====  ====`` borders); hyperlinks `` `text <url>`_ ``
+the rows it borders), simple tables (``====  ====`` borders) and list tables (``..
+list-table::``, a row per ``* -`` item); hyperlinks `` `text <url>`_ ``
 read as their text, ``literals`` as their content, escapes as what they escape; comments
 (``.. anything``) not read, a directive's body (``.. note::``) read as prose. Everything else
 reads as Markdown does.
@@ -22,6 +23,10 @@ GRID_BORDER = re.compile(r"^\s*\+(?:[-=]+\+)+\s*$")
 SIMPLE_BORDER = re.compile(r"^\s*=+(?:\s+=+)+\s*$")
 COMMENT = re.compile(r"^\.\.(?:\s|$)(?!.*::)")
 DIRECTIVE = re.compile(r"^\.\.\s+[\w-]+::")
+LIST_TABLE = re.compile(r"^\.\.\s+list-table::\s*(.*)$")
+OPTION = re.compile(r"^\s+:([\w-]+):\s*(.*)$")
+ROW_ITEM = re.compile(r"^\s*\*\s+-\s+(.*)$")  # ``* - v1-12``: a row and its first cell
+CELL_ITEM = re.compile(r"^\s*-\s+(.*)$")  # ``  - 96.6%``: the row's next cell
 RST_INLINE = [
     (re.compile(r"\\ "), ""),  # an escaped space joins (``NDCG\ :sub:`1```: NDCG1)
     (re.compile(r"\\(\S)"), r"\1"),  # an escaped character is itself (``xgboost\_hist``)
@@ -57,6 +62,8 @@ class RstReader(MarkdownReader):
             self._simple_table()
         elif self._title_at(self.index):
             self._title()
+        elif LIST_TABLE.match(line):
+            self._list_table()
         elif COMMENT.match(line):
             self._skip_comment()
         elif DIRECTIVE.match(line):
@@ -100,7 +107,7 @@ class RstReader(MarkdownReader):
         """A grid table: columns where its first border has ``+``; rows above the ``+====+``
         border, and rows of names only right under it, are header rows."""
         start = self.index
-        cuts = [i for i, char in enumerate(self.lines[start]) if char == "+"]
+        cuts = self._grid_cuts()
         header, rows = self._grid_rows(cuts)
         while rows and not any(is_numeric(cell.text) for cell in rows[0]):
             header.append(rows.pop(0))  # a row of names under the header (``A2C`` / ``gSDE``)
@@ -113,8 +120,7 @@ class RstReader(MarkdownReader):
         groups: dict[bool, list[list[Cell]]] = {False: [], True: []}  # True: the body
         pending, body, carry = [], False, set()
         self.index += 1
-        while self.index < len(self.lines) and (GRID_BORDER.match(self.lines[self.index]) or
-                                                 self.lines[self.index].lstrip().startswith("|")):
+        while self.index < len(self.lines) and _in_grid(self.lines[self.index]):
             line = self.lines[self.index]
             spanning = _spanning(line, cuts)
             if GRID_BORDER.match(line) or spanning:
@@ -125,6 +131,50 @@ class RstReader(MarkdownReader):
                 pending.append((self.index + 1, _grid_cells(line, cuts)))
             self.index += 1
         return (groups[False], groups[True]) if body else ([], groups[False])
+
+    def _list_table(self) -> None:
+        """A ``list-table`` directive: its title the caption (else the paragraph above), its
+        ``:header-rows:`` the header, then a row per ``* -`` item, a cell per ``-`` item."""
+        start, title = self.index, rst_inline(LIST_TABLE.match(self.lines[self.index]).group(1))
+        self.index += 1
+        options = {}
+        while self.index < len(self.lines) and OPTION.match(self.lines[self.index]):
+            name, value = OPTION.match(self.lines[self.index]).groups()
+            options[name] = value.strip()
+            self.index += 1
+        rows = self._list_rows()
+        count = int(options.get("header-rows", "0") or 0)
+        width = max([len(row) for row in rows] + [0])
+        self.table_line = start + 1
+        caption = title or self._caption()
+        self.blocks.table(Table(_header(rows[:count], width), rows[count:], caption))
+
+    def _list_rows(self) -> list[list[Cell]]:
+        """The rows of a list table: its indented items, until a line back at the margin."""
+        rows: list[list[tuple[int, str]]] = []
+        while self.index < len(self.lines) and (
+                not self.lines[self.index].strip() or self.lines[self.index][0] in " \t"):
+            line, number = self.lines[self.index], self.index + 1
+            row, cell = ROW_ITEM.match(line), CELL_ITEM.match(line)
+            if row:
+                rows.append([(number, row.group(1))])
+            elif cell and rows:
+                rows[-1].append((number, cell.group(1)))
+            elif line.strip() and rows:
+                rows[-1][-1] = (rows[-1][-1][0], f"{rows[-1][-1][1]} {line.strip()}")
+            self.index += 1
+        return [[Cell(rst_inline(text, names=True).strip(), number) for number, text in row]
+                for row in rows]
+
+    def _grid_cuts(self) -> list[int]:
+        """Where the grid table's columns are cut: every ``+`` of its borders (a border under
+        ``LibriSpeech Dataset`` cuts the columns its first border spans)."""
+        cuts, index = set(), self.index
+        while index < len(self.lines) and _in_grid(self.lines[index]):
+            if self.lines[index].lstrip().startswith("+"):
+                cuts |= {i for i, char in enumerate(self.lines[index]) if char == "+"}
+            index += 1
+        return sorted(cuts)
 
     def _simple_table_follows(self) -> bool:
         return any(SIMPLE_BORDER.match(line) for line in self.lines[self.index + 1:
@@ -182,9 +232,27 @@ def _carried(row: list[Cell], above: list[list[Cell]], carry: set[int]) -> list[
             for j, cell in enumerate(row)]
 
 
+def _in_grid(line: str) -> bool:
+    return line.lstrip().startswith(("+", "|"))
+
+
 def _grid_cells(line: str, cuts: list[int]) -> list[str]:
-    return [line[left + 1:right] if right <= len(line) else line[left + 1:]
-            for left, right in zip(cuts, cuts[1:], strict=False)]
+    """Each column's text on ``line``; a cell that spans columns (no ``|`` or ``+`` where a
+    column is cut) gives each its text, but a number only the first."""
+    pieces = [line[left + 1:right] if right <= len(line) else line[left + 1:]
+              for left, right in zip(cuts, cuts[1:], strict=False)]
+    groups: list[list[int]] = []
+    for j, cut in enumerate(cuts[:-1]):
+        if groups and cut < len(line) and line[cut] not in "|+":
+            groups[-1].append(j)
+        else:
+            groups.append([j])
+    texts = [""] * len(pieces)
+    for group in groups:
+        text = " ".join(line[cuts[group[0]] + 1:cuts[group[-1] + 1]].split())
+        for j in group[:1] if is_numeric(text) else group:
+            texts[j] = text
+    return texts
 
 
 def _joined(lines: list[tuple[int, list[str]]]) -> list[Cell]:
@@ -197,9 +265,14 @@ def _joined(lines: list[tuple[int, list[str]]]) -> list[Cell]:
 
 
 def _header(rows: list[list[Cell]], width: int) -> list[str]:
-    """Each column's header, its header rows' texts joined (``A2C`` over ``Gaussian``)."""
-    return [" ".join(row[j].text for row in rows if j < len(row) and row[j].text).strip()
-            for j in range(width)]
+    """Each column's header, its header rows' texts joined (``A2C`` over ``Gaussian``; a cell
+    spanning header rows once)."""
+    heads = []
+    for j in range(width):
+        texts = [row[j].text for row in rows if j < len(row) and row[j].text]
+        heads.append(" ".join(text for i, text in enumerate(texts)
+                              if i == 0 or text != texts[i - 1]).strip())
+    return heads
 
 
 def _span(line: str, span: tuple[int, int], last: bool) -> str:
