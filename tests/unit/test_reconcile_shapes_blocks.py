@@ -399,18 +399,22 @@ UPWARD_LABELS = r"""
 \caption{Success-rate and when the model converged, with 95\% confidence intervals.}
 \begin{tabular}{crll}
 \toprule
-\multicolumn{1}{c}{Op} & \multicolumn{1}{c}{Model} & \multicolumn{1}{c}{Success} & \multicolumn{1}{c}{Solved at} \\
+\multicolumn{1}{c}{Op} & \multicolumn{1}{c}{Model} & \multicolumn{1}{c}{Success}
+  & \multicolumn{1}{c}{Solved at} \\
  &  & Rate & \\
 \midrule
- & NAU & $31\% {~}^{+10\%}_{-8\%}$ & $2.8 \cdot 10^{6} {~}^{+2.9 \cdot 10^{5}}_{-2.4 \cdot 10^{5}}$\\
+ & NAU & $31\% {~}^{+10\%}_{-8\%}$
+  & $2.8 \cdot 10^{6} {~}^{+2.9 \cdot 10^{5}}_{-2.4 \cdot 10^{5}}$\\
 
 \nopagebreak
-\multirow{-2}{*}{\centering\arraybackslash $\bm{\times}$} & NMU & $\mathbf{98\%} {~}^{+1\%}_{-5\%}$ & $\mathbf{1.4 \cdot 10^{6}}$\\
+\multirow{-2}{*}{\centering\arraybackslash $\bm{\times}$} & NMU
+  & $\mathbf{98\%} {~}^{+1\%}_{-5\%}$ & $\mathbf{1.4 \cdot 10^{6}}$\\
 \cmidrule{1-4}
  & NAU & $35\% {~}^{+9\%}_{-4\%}$ & $\mathbf{1.8 \cdot 10^{4}}$\\
 
 \nopagebreak
-\multirow{-2}{*}{\centering\arraybackslash $\bm{+}$} & NMU & $14\% {~}^{+8\%}_{-5\%}$ & $1.5 \cdot 10^{6}$\\
+\multirow{-2}{*}{\centering\arraybackslash $\bm{+}$} & NMU
+  & $14\% {~}^{+8\%}_{-5\%}$ & $1.5 \cdot 10^{6}$\\
 \bottomrule
 \end{tabular}
 \end{table}
@@ -444,7 +448,8 @@ SIMPLE_TABLE = r"""
  & NAU & $13\% {~}^{+8\%}_{-5\%}$ \\
 
 \nopagebreak
-\multirow{-2}{*}{\centering\arraybackslash $\bm{\times}$} & NMU & $\mathbf{94\%} {~}^{+3\%}_{-6\%}$\\
+\multirow{-2}{*}{\centering\arraybackslash $\bm{\times}$} & NMU
+  & $\mathbf{94\%} {~}^{+3\%}_{-6\%}$\\
 \bottomrule
 \end{tabular}
 \end{table}
@@ -529,3 +534,27 @@ def test_a_grid_tables_header_cell_spans_the_columns_a_border_below_it_cuts(tmp_
     drifted = run(tmp_path, SPEECH, SPANNED_GRID.replace("9.01", "9.04"), "README.rst")
     assert [(item["claim"], item["found"]) for item in drifted["drift"]] == [
         ("dev-other/lm/wer/test", "9.04")]
+
+
+LINK_PREDICTION = [alias_claim(data, variant, metric, value, [name, data, metric.upper()],
+                               variance={"type": "std", "value": std})
+                   for variant, name, rows in (
+                       ("tf", "Our(tf)(GAE)(AUC,AP)", {"cora": ((91.30, 0.85), (92.42, 0.43))}),
+                       ("th", "Our(th)(GAE)(AUC,AP)", {"cora": ((92.02, 0.44), (93.12, 0.16))}))
+                   for data, pairs in rows.items()
+                   for metric, (value, std) in zip(("auc", "ap"), pairs, strict=True)]
+TWO_IN_A_CELL = """\
+| Dataset  | Paper(GAE)(AUC,AP) | Our(tf)(GAE)(AUC,AP)  | Our(th)(GAE)(AUC,AP)  |
+|----------|:------------------:|:---------------------:|:---------------------:|
+| cora     |    91.0   92.0     | 91.30±0.85 92.42±0.43 | 92.02±0.44 93.12±0.16 |
+"""
+
+
+def test_a_cell_of_two_statements_apart_by_spaces_under_a_header_naming_them_in_turn(tmp_path):
+    # ``(AUC,AP)``: the cell's first statement is the AUC, its second the AP
+    clean = run(tmp_path, LINK_PREDICTION, TWO_IN_A_CELL)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert len(clean["matched"]) == 8  # each value and its spread
+    drifted = run(tmp_path, LINK_PREDICTION, TWO_IN_A_CELL.replace("93.12±", "93.15±"))
+    assert [(item["claim"], item["found"]) for item in drifted["drift"]] == [
+        ("cora/th/ap/test", "93.15")]

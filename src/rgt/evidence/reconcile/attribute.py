@@ -315,7 +315,7 @@ def _a_count_of(text: str, anchor: int, hits: list) -> bool:
     """``200k-top words``, ``200k common crawl lexicon``: a number in thousands (millions,
     billions) right before a word that names no metric counts those things, not a result."""
     written = NUMBER.match(text, anchor)
-    if written is None or not (written.group("suffix") or "").strip() in ("k", "K", "M", "B"):
+    if written is None or (written.group("suffix") or "").strip() not in ("k", "K", "M", "B"):
         return False
     after = re.match(r"[\s-]*([^\W\d_]+)", text[written.end():])
     start = written.end() + after.start(1) if after else -1

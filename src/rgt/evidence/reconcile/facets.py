@@ -316,8 +316,8 @@ def _range_end(text: str, start: int, end: int) -> bool:
 
 
 # an aside giving the original paper's number: "(the WER in the paper is 6.7)"
-PAPERS_ASIDE = re.compile(r"\b(?:in|by|from)\s+the\s+(?:original\s+)?paper\b|\bthe\s+paper['\u2019]s\b",
-                          re.I)
+PAPERS_ASIDE = re.compile(r"\b(?:in|by|from)\s+the\s+(?:original\s+)?paper\b|"
+                          r"\bthe\s+paper['\u2019]s\b", re.I)
 
 
 def the_papers(site: Site) -> bool:

@@ -340,7 +340,8 @@ class MarkdownReader:
                 and self.lines[self.index].strip():
             row = cells(self.lines[self.index], self.index + 1)
             if not rows and not settings and _names_only(row):
-                header = [f"{head} {cell.text}".strip() for head, cell in zip(header, row)]
+                header = [f"{head} {row[j].text if j < len(row) else ''}".strip()
+                          for j, head in enumerate(header)]
             elif not rows and not all(header[1:]) and _all_bold(self.lines[self.index]):
                 settings.append(row)
             else:

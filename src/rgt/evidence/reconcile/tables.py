@@ -196,17 +196,19 @@ def table_sites(table: Table) -> list[Site]:
     return sites
 
 
+BLANK = re.compile(r"\s+")  # only spaces between two statements: ``91.30±0.85 92.42±0.43``
 SEPARATOR = re.compile(r"\s*(?:/|,|;|\((?=\s*[^\W\d_]))\s*")  # "(" before a word: "(best 0.67)"
 
 
 def segments(text: str, statements: list) -> list[tuple[int, int]]:
-    """Each statement's part of a cell holding several, split where a ``/``, ``,``, ``;`` or
-    a parenthesis opening on a word parts them (``76.2 / 93.0``, ``21.9% top-1, 5.79% top-5``,
-    ``0.82 (best 0.67)``) or the next one's name begins (``mae=0.4109 mse=0.3924``); the whole
-    cell for each when nothing does."""
+    """Each statement's part of a cell holding several, split where a ``/``, ``,``, ``;``, a
+    parenthesis opening on a word or only spaces part them (``76.2 / 93.0``, ``21.9% top-1,
+    5.79% top-5``, ``0.82 (best 0.67)``, ``91.30±0.85 92.42±0.43``) or the next one's name
+    begins (``mae=0.4109 mse=0.3924``); the whole cell for each when nothing does."""
     cuts: list[tuple[int, int]] = []
     for left, right in zip(statements, statements[1:], strict=False):
-        found = SEPARATOR.search(text, left.end, right.start)
+        found = SEPARATOR.search(text, left.end, right.start) or BLANK.fullmatch(
+            text, left.end, right.start)
         cut = found.span() if found else _named_next(text, left, right)
         if cut is None:
             return [(0, len(text))] * len(statements)
@@ -222,7 +224,7 @@ def _named_next(text: str, left: Statement, right: Statement) -> tuple[int, int]
     return (found.start(), found.start(1)) if found and found.end() == right.start else None
 
 
-IN_TURN = re.compile(r"\(\s*([^()/]+?(?:\s*/\s*[^()/]+?)+)\s*\)"  # "(transfer/direct)"
+IN_TURN = re.compile(r"\(\s*([^()/,]+?(?:\s*[/,]\s*[^()/,]+?)+)\s*\)"  # "(AUC,AP)"
                      r"|(?:^|(?<=\s))([^\s/()]+(?:\s*/\s*[^\s/()]+)+)\s*$")  # "SQuAD 1.1 EM/F1"
 
 
@@ -231,7 +233,8 @@ def in_turn(header: str, count: int) -> tuple[str, list[str]]:
     ``3.6 / 3.7``, ``Top1/Top5`` over ``22.4 / 6.3``): the header without the list, and each
     number's name; the header and no names when it lists none, or not ``count``."""
     match = IN_TURN.search(header)
-    names = re.split(r"\s*/\s*", (match.group(1) or match.group(2)).strip()) if match else []
+    names = re.split(r"\s*[/,]\s*" if match and match.group(1) else r"\s*/\s*",
+                     (match.group(1) or match.group(2)).strip()) if match else []
     if count < 2 or len(names) != count:
         return header, [""] * count
     return (header[:match.start()] + " " + header[match.end():]).strip(), names
