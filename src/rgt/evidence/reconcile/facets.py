@@ -181,7 +181,8 @@ def _only_names_between(text: str, start: int, stop: int, hits: list[Hit]) -> bo
 
 def decide(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
     """Each facet from the first level that names it; what an alias only implies (its claims'
-    experiment, say) counts only where no level names the facet outright (but a cell's)."""
+    experiment, say) counts only where no level names the facet outright (a cell's words
+    count first both ways)."""
     width = len(site.statement.parts[0].number.text)
     found: dict[str, Facet] = {}
     hits = [vocabulary.find(level.text) for level in site.levels]
@@ -207,11 +208,10 @@ def _in_order(site: Site, hits: list[list[Hit]]) -> list[tuple[Level, list[Hit],
     imply; but a table cell's own words first for both (``88.2 Middle``, a part's number
     that its header names in turn: RACE's Middle set, not all of RACE that the header names)."""
     pairs = list(zip(site.levels, hits, strict=True))
-    first = [(level, level_hits, implied) for level, level_hits in pairs[:1]
-             if level.tier == "cell" for implied in (False, True)]
-    rest = [(level, level_hits, implied) for implied in (False, True)
-            for level, level_hits in pairs[len(first) // 2:]]
-    return first + rest
+    cell = bool(pairs) and pairs[0][0].tier == "cell"
+    first = [(*pairs[0], implied) for implied in (False, True)] if cell else []
+    return first + [(level, level_hits, implied) for implied in (False, True)
+                    for level, level_hits in pairs[1 if cell else 0:]]
 
 
 def _ours_implied(hits: list[Hit], level: Level, width: int, picked: Facet) -> Facet:

@@ -119,19 +119,22 @@ def inline(text: str, names: bool = False) -> str:
 
 def cells(line: str, number: int) -> list[Cell]:
     """The cells of a pipe-table row (``\\|`` is a literal bar)."""
+    return [Cell(inline(text.replace("\\|", "|"), names=True).strip(), number)
+            for text in _pieces(line)]
+
+
+def _pieces(line: str) -> list[str]:
+    """A pipe-table row's cells as written, between its outer pipes."""
     body = line.strip()
     body = body[1:] if body.startswith("|") else body
     body = body[:-1] if body.endswith("|") and not body.endswith("\\|") else body
-    return [Cell(inline(text.replace("\\|", "|"), names=True).strip(), number)
-            for text in re.split(r"(?<!\\)\|", body)]
+    return re.split(r"(?<!\\)\|", body)
 
 
 def _spanned(header: list[Cell], line: str) -> list[str]:
     """A header row's texts, a cell followed by pipes with nothing between them heading the
     columns they span (MultiMarkdown: ``| **BOOTSTRAP** |||`` heads three)."""
-    body = line.strip()
-    body = body[1:] if body.startswith("|") else body
-    pieces = re.split(r"(?<!\\)\|", body[:-1] if body.endswith("|") else body)
+    pieces = _pieces(line)
     texts = [cell.text for cell in header]
     for j in range(1, min(len(texts), len(pieces))):
         if pieces[j] == "" and texts[j - 1]:
@@ -151,8 +154,7 @@ def _names_only(row: list[Cell]) -> bool:
 def _all_bold(line: str) -> bool:
     """A row all of whose cells are bold, numbers among them (``| **k-way** | **5** |**20**|``):
     below a header that leaves columns unnamed, settings heading the columns, not results."""
-    texts = [text.strip() for text in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
-    filled = [text for text in texts if text]
+    filled = [text.strip() for text in _pieces(line) if text.strip()]
     return len(filled) > 1 and all(BOLD_LINE.fullmatch(text) for text in filled) and any(
         re.search(r"\d", text) for text in filled[1:])
 

@@ -11,15 +11,19 @@ from rgt.evidence.reconcile.blocks import Table
 from rgt.evidence.reconcile.names import is_comparison
 from rgt.evidence.reconcile.sites import Site
 from rgt.evidence.reconcile.tables import label_columns, table_sites
-from rgt.evidence.reconcile.vocabulary import BASELINE, OTHER, Vocabulary
+from rgt.evidence.reconcile.vocabulary import BASELINE, OTHER, Hit, Vocabulary
 
 
 def _says_nothing(text: str, claims: list[dict], vocabulary: Vocabulary) -> bool:
     """No name in ``text`` but another system's words (``Prev. SOTA``; the word *baseline* too,
     where no claim is a comparison)."""
     compared = any(map(is_comparison, claims))
-    return all(hit.facets == {"variant": {OTHER}} or (
-        hit.facets == {"variant": {BASELINE}} and not compared) for hit in vocabulary.find(text))
+    return all(_an_others_word(hit, compared) for hit in vocabulary.find(text))
+
+
+def _an_others_word(hit: Hit, compared: bool) -> bool:
+    return hit.facets == {"variant": {OTHER}} or (
+        hit.facets == {"variant": {BASELINE}} and not compared)
 
 
 # a header or row label quoting a paper's numbers, in words no alias covers: "TD3 paper (DDPG)"
@@ -98,8 +102,7 @@ def outnamed(headers: dict, claims: list[dict], vocabulary: Vocabulary) -> set:
 
 def _others_word(text: str, claims: list[dict], vocabulary: Vocabulary) -> bool:
     compared = any(map(is_comparison, claims))
-    return any(hit.facets == {"variant": {OTHER}} or (
-        hit.facets == {"variant": {BASELINE}} and not compared) for hit in vocabulary.find(text))
+    return any(_an_others_word(hit, compared) for hit in vocabulary.find(text))
 
 
 def beside_ours(headers: dict, claims: list[dict], vocabulary: Vocabulary) -> set:
