@@ -30,19 +30,19 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (727, 727, 826)
-    assert (score["known_found"], score["known"]) == (12, 26)
-    assert _kinds(score) == {"drifted": {"drift": 6, "unmapped": 18},
-                             "clean": {"drift": 7, "unmapped": 12}}
+    assert (score["found"], score["found_exact"], score["planted"]) == (906, 905, 1042)
+    assert (score["known_found"], score["known"]) == (16, 32)
+    assert _kinds(score) == {"drifted": {"drift": 12, "unmapped": 23},
+                             "clean": {"drift": 14, "unmapped": 14}}
 
 
 def test_the_held_out_part_scores_no_worse_than_when_it_was_scored():
     score = score_real("heldout")  # scored once, after the last rule change (its README)
-    assert score["found"] >= 28 and score["planted"] == 39
-    assert (score["known_found"], score["known"]) == (4, 4)
+    assert score["found"] >= 32 and score["planted"] == 33
+    assert (score["known_found"], score["known"]) == (0, 0)
     kinds = _kinds(score)
-    assert kinds["drifted"].get("drift", 0) <= 11 and kinds["drifted"].get("unmapped", 0) <= 3
-    assert kinds["clean"].get("drift", 0) <= 12 and kinds["clean"].get("unmapped", 0) <= 2
+    assert kinds["drifted"].get("drift", 0) <= 9 and kinds["drifted"].get("unmapped", 0) <= 1
+    assert kinds["clean"].get("drift", 0) <= 9 and kinds["clean"].get("unmapped", 0) <= 1
 
 
 def _kinds(score: dict) -> dict[str, dict[str, int]]:
@@ -92,7 +92,7 @@ STRIDE = 8  # each document read against an eighth of the evidences: the pairing
 def test_other_projects_evidences_read_against_the_corpus_documents_raise_nothing():
     """Documents of kinds a project's rules never met, and aliases they never saw (one of
     punctuation raised once): each evidence read against every eighth document of the corpus
-    (a different eighth for each, so that every document meets about fifteen evidences) gives
+    (a different eighth for each, so that every document meets about twenty evidences) gives
     a report, never a traceback."""
     documents = sorted(path for path in REAL.glob("*/*/clean/*") if path.is_file())
     for index, evidence in enumerate(sorted(REAL.glob("*/*/EVIDENCE.json"))):
