@@ -4,8 +4,7 @@ A document may write 0.93412 as ``0.934``, ``93.4%``, ``93.40``, ``93.4 %`` or `
 ``\\num{0.934}`` and ``\\SI{93.4}{\\percent}`` are rewritten to these forms before numbers are
 read): each is the value rounded to the digits shown, as a fraction or as a percentage. ``11.2M``
 is 11.2 million, ``2.8 · 10^6`` (LaTeX's ``2.8 \\cdot 10^{6}``) 2.8 million; ``0.6 pp`` is a
-difference in percentage points. Misrounding (``93.5`` for
-0.93412) is a different value.
+difference in percentage points. Misrounding (``93.5`` for 0.93412) is a different value.
 """
 
 from __future__ import annotations
