@@ -48,9 +48,8 @@ def _a_share_of(text: str, anchor: int, hits: list) -> bool:
     if written is None or "%" not in text[anchor:written.end() + 1] or not ARTICLE_BEFORE.search(
             text[:anchor]):
         return False
-    after = re.match(r"\s*%?\s*([^\W\d_]+)\b", text[written.end():])
-    start = written.end() + after.start(1) if after else -1
-    return after is not None and after.group(1).lower() not in NOT_A_THING and not any(
+    word, start = _word_after(text, written.end(), SHARED_WORD)
+    return word is not None and word.lower() not in NOT_A_THING and not any(
         hit.start <= start < hit.end for hit in hits)
 
 
@@ -60,8 +59,17 @@ def _a_count_of(text: str, anchor: int, hits: list) -> bool:
     written = NUMBER.match(text, anchor)
     if written is None or (written.group("suffix") or "").strip() not in ("k", "K", "M", "B"):
         return False
-    after = re.match(r"[\s-]*([^\W\d_]+)", text[written.end():])
-    start = written.end() + after.start(1) if after else -1
-    return after is not None and not any(
+    word, start = _word_after(text, written.end(), COUNTED_WORD)
+    return word is not None and not any(
         hit.start <= start < hit.end and "metric" in set(hit.facets) - hit.implied
         for hit in hits)
+
+
+SHARED_WORD = re.compile(r"\s*%?\s*([^\W\d_]+)\b")  # ``1% random``: the word after the sign
+COUNTED_WORD = re.compile(r"[\s-]*([^\W\d_]+)")  # ``200k-top``, ``200k common``
+
+
+def _word_after(text: str, end: int, pattern: re.Pattern) -> tuple[str | None, int]:
+    """The word ``pattern`` finds right after a number ending at ``end``, and where it starts."""
+    after = pattern.match(text, end)
+    return (after.group(1), after.start(1)) if after else (None, -1)

@@ -239,15 +239,13 @@ def _in_grid(line: str) -> bool:
 def _grid_cells(line: str, cuts: list[int]) -> list[str]:
     """Each column's text on ``line``; a cell that spans columns (no ``|`` or ``+`` where a
     column is cut) gives each its text, but a number only the first."""
-    pieces = [line[left + 1:right] if right <= len(line) else line[left + 1:]
-              for left, right in zip(cuts, cuts[1:], strict=False)]
     groups: list[list[int]] = []
     for j, cut in enumerate(cuts[:-1]):
         if groups and cut < len(line) and line[cut] not in "|+":
             groups[-1].append(j)
         else:
             groups.append([j])
-    texts = [""] * len(pieces)
+    texts = [""] * (len(cuts) - 1)
     for group in groups:
         text = " ".join(line[cuts[group[0]] + 1:cuts[group[-1] + 1]].split())
         for j in group[:1] if is_numeric(text) else group:
