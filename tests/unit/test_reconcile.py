@@ -21,7 +21,7 @@ MARKDOWN = """\
 With dropout the test accuracy is 97.07% over three seeds.
 With dropout the test accuracy is 0.9707 ± 0.0025, and its test loss 0.150.
 The plain model reaches a test accuracy of 0.9512.
-A test accuracy of 0.42 was once reported for some model.
+A test accuracy of 0.93 was once reported for some model.
 The test accuracy difference (dropout vs plain) is +0.0142.
 We trained for 2.5 hours on version 3.67.0.
 

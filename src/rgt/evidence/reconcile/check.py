@@ -224,7 +224,20 @@ def judge_value(statement: Statement, attribution: Attribution, unit: str,
         return [_value_outcome("drift", part, statement, claim, unit, oriented)] + satellites(
             statement, claim, None, unit, dispersion, _orientation(statement, claim, oriented))
     return ([Outcome("unmapped", "value", None, part.number.text, part.number.start)]
-            if attribution.claims else [])
+            if _near_one(part, statement, attribution.claims, unit) else [])
+
+
+NEAR = 0.10  # a misstated claim is near it (a stale run, a typo); further is another number
+
+
+def _near_one(part: Part, statement: Statement, claims: list[dict], unit: str) -> bool:
+    """Whether the value is within ``NEAR`` (relative) of one of several claims it may state:
+    worth an *unmapped* (a name is missing); near none (``person AP of 60.9``, the detector's,
+    beside pose APs of 0.74-0.77) it is another quantity the metric's word happens to name."""
+    allowed = allowed_scales(part.number, statement, unit)
+    return any(abs(part.number.magnitude - abs(claim["value"]) * scale)
+               <= NEAR * abs(claim["value"]) * scale
+               for claim in claims for scale in allowed if claim.get("value"))
 
 
 def _orientation(statement: Statement, claim: dict, oriented: bool) -> str:

@@ -63,6 +63,11 @@ BARE_LINK_TEXT = re.compile(r"\s*(?:link|here|config|cfg|yaml|yml|script)\s*", r
 # a file a link downloads (weights, a log, an archive): what it holds, not which run it is
 DOWNLOAD = re.compile(r"\.(?:pth?|ckpt|h5|bin|safetensors|npz|pkl|log|txt|zip|tar|gz|tgz)$",
                       re.IGNORECASE)
+# a backslash-escaped mark is the mark itself (``pose_hrnet_w48\*``: a starred name, no
+# emphasis), held aside as a private-use character while emphasis is removed
+ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+HELD = 0xE000
+HELD_BACK = re.compile("[\ue000-\ue07f]")
 INLINE = [
     (LINK, r"\1"),  # links and images: their text
     # a venue citation, [CVPR'17], names a paper between a row label's words: not a name
@@ -110,11 +115,12 @@ def inline(text: str, names: bool = False) -> str:
     """A line of Markdown as plain text (``names``: a table's, whose code spans are names)."""
     text = CODE_SPAN.sub(lambda match: _code(match, names), text)
     text = MATH.sub(lambda match: plain(match.group(0)), text)
+    text = ESCAPED.sub(lambda match: chr(HELD + ord(match.group(1))), text)
     if names:
         text = LINK.sub(_link_name, text)
     for pattern, replacement in INLINE:
         text = pattern.sub(replacement, text)
-    return marks(html.unescape(text))
+    return marks(html.unescape(HELD_BACK.sub(lambda match: chr(ord(match.group(0)) - HELD), text)))
 
 
 def cells(line: str, number: int) -> list[Cell]:

@@ -157,7 +157,10 @@ def project_vocabulary(claims: list[dict], names: dict, source: str) -> Vocabula
         if "dispersion" in worded[alias]:  # ``Std f_calls to min``: a spread's header still
             vocabulary.add(alias, "dispersion", worded[alias]["dispersion"])
         own = {claim["id"] for claim in aliased}
-        vocabulary.add(alias, "claims", own | worded_claims(claims, worded[alias]))
+        # ``Ap .5`` (AP at IoU 0.5) is no name of the plain AP claims its first word names
+        renamed = _renames(worded[alias], {claim["metric"] for claim in aliased})
+        vocabulary.add(alias, "claims", own | (set() if renamed else worded_claims(
+            claims, worded[alias])))
         if alias not in metric_names:  # a name of its own: the claims that carry it first
             vocabulary.add(alias, "own", own)
         variants = {claim["variant"] for claim in aliased if not is_comparison(claim)}

@@ -149,6 +149,17 @@ def declared_unit(*texts: str) -> str:
     return ""
 
 
+SIZE_CLASS = re.compile(r"\([SL]\)")  # COCO's small and large objects: ``AP (S)``, ``AR (L)``
+
+
+def _unit(table: Table, header: str, label: str) -> str:
+    """The unit of a cell's numbers; a header's ``(M)`` beside an ``(S)`` or ``(L)`` is COCO's
+    medium objects (``AP (M)``), no millions."""
+    if "(M)" in header and any(SIZE_CLASS.search(name) for name in table.header):
+        return declared_unit(label, table.caption)
+    return declared_unit(header, label, table.caption)
+
+
 SPREAD_ONLY = re.compile(
     r"^[\s(\[]*(?:\u00b1|\+/-)?\s*(?:std|sd|s\.d\.|stdev|sem|s\.e\.m\.|se|s\.e\.|"
     r"standard\s+(?:deviation|error))[\s)\]]*$", re.IGNORECASE)
@@ -311,7 +322,7 @@ def others_in_parentheses(names: str, text: str) -> str:
 def _cell_sites(table: Table, cell: Cell, row: tuple[str, str], header: str,
                 column: int) -> list[Site]:
     label, corner = row  # the row's name, and the header over the names (``Model(CIFAR-100)``)
-    unit = declared_unit(header, label, table.caption)
+    unit = _unit(table, header, label)
     where = f"{label} | {header}: {cell.text.strip()}"
     text = others_in_parentheses(f"{header} {table.caption}", spread_in_parentheses(
         header, cell.text))

@@ -1,0 +1,62 @@
+"""Shapes of results the real corpus's eleventh held-out part showed (now in
+tests/data/reconcile_real/dev), read as a reader reads them: a pose table of COCO-style
+columns (``AP .5``, ``AP (M)`` for medium objects beside ``AP (L)``), a starred row escaped in
+Markdown (``**net_big\\***``: the run trained on extra data), and a note quoting the person
+detector's own AP. The snippets follow those shapes, with numbers of their own."""
+
+from __future__ import annotations
+
+from reconcile_helpers import alias_claim
+from reconcile_helpers import outcomes as found
+from reconcile_helpers import reconcile_text as run
+
+METRICS = {"ap": "AP", "ap50": "AP .5", "ap_m": "AP (M)", "ap_l": "AP (L)"}
+ROWS = {"net_small": ("net_small", [0.712, 0.901, 0.688, 0.774]),
+        "net_big": ("net_big", [0.741, 0.915, 0.702, 0.799]),
+        "net_big_extra": ("net_big*", [0.758, 0.922, 0.719, 0.812])}
+CLAIMS = [alias_claim("boxes_val", variant, metric, values[k], [name, "Boxes val", alias],
+                      unit=None)
+          for variant, (name, values) in ROWS.items()
+          for k, (metric, alias) in enumerate(METRICS.items())]
+POSE = r"""## Results on Boxes val with a person detector having AP of 61.2
+
+| Arch | #Params | AP | AP .5 | AP (M) | AP (L) |
+|---|---|---|---|---|---|
+| net_small | 28.5M | 0.712 | 0.901 | 0.688 | 0.774 |
+| **net_big** | 60.1M | 0.741 | 0.915 | 0.702 | 0.799 |
+| **net_big\*** | 60.1M | 0.758 | 0.922 | 0.719 | 0.812 |
+
+- The person detector has person AP of 61.2 on Boxes val.
+- net_big\* means training with extra data.
+"""
+
+
+def test_coco_size_columns_are_their_own_metrics_and_medium_is_no_millions(tmp_path):
+    # ``AP .5`` is not the plain AP the heading's ``AP of 61.2`` names; ``(M)`` beside ``(L)``
+    clean = run(tmp_path, CLAIMS, POSE)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    checked = {(item["claim"].split("/")[1], item["claim"].split("/")[2], item["found"])
+               for item in clean["matched"]}
+    assert {("net_small", "ap50", "0.901"), ("net_big", "ap_m", "0.702"),
+            ("net_small", "ap_m", "0.688")} <= checked
+    drifted = run(tmp_path, CLAIMS, POSE.replace("0.901", "0.904").replace("0.702", "0.705"))
+    assert found(drifted) == {("net_small", 5, "0.904"), ("net_big", 6, "0.705")}
+
+
+def test_an_escaped_star_is_part_of_the_rows_name(tmp_path):
+    # ``**net_big\***`` renders as net_big*: the run on extra data, not net_big's
+    clean = run(tmp_path, CLAIMS, POSE)
+    starred = {(item["claim"].split("/")[1], item["found"]) for item in clean["matched"]
+               if item["line"] == 7}
+    assert starred == {("net_big_extra", value) for value in ("0.758", "0.922", "0.719", "0.812")}
+    drifted = run(tmp_path, CLAIMS, POSE.replace("0.922", "0.925"))
+    assert found(drifted) == {("net_big_extra", 7, "0.925")}
+
+
+def test_a_number_far_from_every_claim_it_may_state_is_another_quantity(tmp_path):
+    # the detector's AP (61.2 beside pose APs of 0.71-0.76) is left alone; a number near
+    # several claims, naming none of their variants, is unmapped (a name is missing)
+    clean = run(tmp_path, CLAIMS, POSE)
+    assert {item["line"] for item in clean["unmapped"]} == set()
+    near = run(tmp_path, CLAIMS, "On Boxes val a model once reached an AP of 0.73.\n")
+    assert [item["line"] for item in near["unmapped"]] == [1] and near["drift"] == []
