@@ -2,7 +2,8 @@
 tests/data/reconcile_real/dev), read as a reader reads them: a pose table of COCO-style
 columns (``AP .5``, ``AP (M)`` for medium objects beside ``AP (L)``), a starred row escaped in
 Markdown (``**net_big\\***``: the run trained on extra data), and a note quoting the person
-detector's own AP. The snippets follow those shapes, with numbers of their own."""
+detector's own AP; a row of ``mean(deviation)`` cells, one deviation over a tenth of its
+mean. The snippets follow those shapes, with numbers of their own."""
 
 from __future__ import annotations
 
@@ -60,3 +61,25 @@ def test_a_number_far_from_every_claim_it_may_state_is_another_quantity(tmp_path
     assert {item["line"] for item in clean["unmapped"]} == set()
     near = run(tmp_path, CLAIMS, "On Boxes val a model once reached an AP of 0.73.\n")
     assert [item["line"] for item in near["unmapped"]] == [1] and near["drift"] == []
+
+
+AUROC = {"bbbp": (67.1, 2.9), "tox21": (75.0, 0.2), "sider": (58.9, 0.8), "bace": (66.5, 9.0)}
+PRETRAINING = [alias_claim(data, "none", "auroc", mean, [data.upper(), "No Pretrain", "AUROC"],
+                           variance={"type": "std", "value": std})
+               for data, (mean, std) in AUROC.items()]
+SPREADS = """\
+We report the mean and the deviation of AUROC over 10 random splits.
+
+|             | BBBP      | TOX21     | SIDER     | BACE      |
+|-------------|-----------|-----------|-----------|-----------|
+| No Pretrain | 67.1(2.9) | 75.0(0.2) | 58.9(0.8) | 66.5(9.0) |
+"""
+
+
+def test_a_tables_parentheses_are_spreads_when_most_are_small(tmp_path):
+    # 9.0 is over a tenth of 66.5, but its row's other parentheses are spreads: so is it
+    clean = run(tmp_path, PRETRAINING, SPREADS)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert ("none", 5, "66.5") in found(clean, "matched")
+    drifted = run(tmp_path, PRETRAINING, SPREADS.replace("66.5(9.0)", "66.8(9.0)"))
+    assert found(drifted) == {("none", 5, "66.8")}

@@ -186,7 +186,7 @@ def table_sites(table: Table) -> list[Site]:
     marked = {j for j in labels if _marks_only(table, j)}  # its header names ✓ rows only
     corner = " ".join(_header(table, j) for j in sorted(labels - marked) if j < first).strip()
     sites: list[Site] = []
-    group, previous = "", {}
+    group, previous, spreads = "", {}, parenthesized_spreads(table)
     for row in table.rows:
         if _is_group(row, labels):
             group, previous = row[0].text.strip(), {}
@@ -203,7 +203,7 @@ def table_sites(table: Table) -> list[Site]:
         for j, cell in enumerate(row):
             if j not in labels:
                 header = names_of[j] if j < len(names_of) else ""
-                sites += _cell_sites(table, cell, (label, corner), header, j)
+                sites += _cell_sites(table, cell, (label, corner), header, j, spreads)
     return sites
 
 
@@ -286,21 +286,31 @@ SPREAD_HEADER = re.compile(r"\(\s*(?:std|sd|s\.d\.|stdev|sem|s\.e\.m\.|se|standa
 VALUE_AND_PARENTHESIS = re.compile(r"^(\s*[-+\u2212]?\d[\d.,]*\s*%?\s*)\((\s*\d[\d.,]*\s*%?\s*)\)")
 
 
-def spread_in_parentheses(header: str, text: str) -> str:
+def spread_in_parentheses(header: str, text: str, spreads: bool = False) -> str:
     """A cell ``0.8155 (0.0015)`` under a header naming the spread in parentheses
     (``ROC-AUC (STD)``), or whose parenthesis holds a number under a tenth of the value
-    (``35.52 (0.44)``: a spread, not a second value), read as ``0.8155 ±0.0015`` (the same
-    length: offsets hold)."""
+    (``35.52 (0.44)``: a spread, not a second value) — or under the value, in a table whose
+    parentheses are spreads (``spreads``: ``66.5(9.0)`` among ``67.1(2.9)``) — read as
+    ``0.8155 ±0.0015`` (the same length: offsets hold)."""
     match = VALUE_AND_PARENTHESIS.match(text)
-    if match is None or not (SPREAD_HEADER.search(header) or _small(match)):
+    times = 1 if spreads else 10
+    if match is None or not (SPREAD_HEADER.search(header) or _small(match, times)):
         return text
     return f"{match.group(1)}\u00b1{match.group(2)} {text[match.end():]}"
 
 
-def _small(match: re.Match) -> bool:
+def _small(match: re.Match, times: float = 10) -> bool:
     value, inside = (parse_number(match.group(group)) for group in (1, 2))
-    return value is not None and inside is not None and 0 < inside.magnitude * 10 < (
+    return value is not None and inside is not None and 0 < inside.magnitude * times < (
         value.magnitude)
+
+
+def parenthesized_spreads(table: Table) -> bool:
+    """Whether a table's ``value (number)`` cells hold spreads: three or more, and three in
+    four of them a number under a tenth of their value."""
+    matches = [match for row in table.rows for cell in row
+               if (match := VALUE_AND_PARENTHESIS.match(cell.text)) is not None]
+    return len(matches) >= 3 and 4 * sum(map(_small, matches)) >= 3 * len(matches)
 
 
 # a header or caption saying its cells' parentheses hold another's number: "mAP@0.5
@@ -320,12 +330,12 @@ def others_in_parentheses(names: str, text: str) -> str:
 
 
 def _cell_sites(table: Table, cell: Cell, row: tuple[str, str], header: str,
-                column: int) -> list[Site]:
+                column: int, spreads: bool) -> list[Site]:
     label, corner = row  # the row's name, and the header over the names (``Model(CIFAR-100)``)
     unit = _unit(table, header, label)
     where = f"{label} | {header}: {cell.text.strip()}"
     text = others_in_parentheses(f"{header} {table.caption}", spread_in_parentheses(
-        header, cell.text))
+        header, cell.text, spreads))
     statements = find_statements(text, integers=True)
     header, names, parts = whole_and_parts(header, text, statements) or _in_turn(
         header, cell.text, statements)
