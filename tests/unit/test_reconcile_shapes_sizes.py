@@ -3,7 +3,9 @@ tests/data/reconcile_real/dev), read as a reader reads them: a pose table of COC
 columns (``AP .5``, ``AP (M)`` for medium objects beside ``AP (L)``), a starred row escaped in
 Markdown (``**net_big\\***``: the run trained on extra data), and a note quoting the person
 detector's own AP; a row of ``mean(deviation)`` cells, one deviation over a tenth of its
-mean. The snippets follow those shapes, with numbers of their own."""
+mean. And, from the dev part, a list of results in a setting (``53% in japanese``) each
+beside another model's (``vs 54.6% for …``). The snippets follow those shapes, with numbers of
+their own."""
 
 from __future__ import annotations
 
@@ -83,3 +85,28 @@ def test_a_tables_parentheses_are_spreads_when_most_are_small(tmp_path):
     assert ("none", 5, "66.5") in found(clean, "matched")
     drifted = run(tmp_path, PRETRAINING, SPREADS.replace("66.5(9.0)", "66.8(9.0)"))
     assert found(drifted) == {("none", 5, "66.8")}
+
+
+TRANSLATED = [alias_claim(f"imagenet_{language}", "big_multi", "top1", value,
+                          ["big multilingual", f"in {language}", "zero-shot top-1"])
+              for language, value in (("italian", 56.0), ("japanese", 53.0))] + [
+    alias_claim("imagenet_italian", "big_english", "top1", 24.0,
+                ["the english equivalent", "in italian", "zero-shot top-1"])]
+COUNTERPARTS = """\
+## big multilingual
+
+On zero-shot top-1 with translated prompts this model reaches:
+
+- 56% in italian (vs 21% for https://github.com/example/clip-italian)
+- 53% in japanese (vs 54.6% for https://github.com/example/japanese-clip)
+- 56% in italian (vs 24% for the english equivalent)
+"""
+
+
+def test_a_number_after_vs_is_the_other_sides_unless_its_clause_names_ours(tmp_path):
+    clean = run(tmp_path, TRANSLATED, COUNTERPARTS)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert found(clean, "matched") == {("big_multi", 5, "56%"), ("big_multi", 6, "53%"),
+                                       ("big_multi", 7, "56%"), ("big_english", 7, "24%")}
+    drifted = run(tmp_path, TRANSLATED, COUNTERPARTS.replace("vs 24%", "vs 26%"))
+    assert found(drifted) == {("big_english", 7, "26%")}

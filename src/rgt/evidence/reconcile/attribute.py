@@ -23,6 +23,7 @@ from rgt.evidence.reconcile.aliases import (
 from rgt.evidence.reconcile.facets import (
     Facet,
     cited_subject,
+    counterpart,
     decide,
     excluded,
     named_values,
@@ -347,7 +348,8 @@ def attribute(site: Site, claims: list[dict],
                   if name in ("split", "exp") and facet.tier in ("clause", "sentence")}
         claims = in_scope(site, consistent(claims, facets, None), vocabulary)
         return statement, Attribution(aggregated(claims, statement), [], True, facets)
-    if statement is None or _no_claims(site, statement, facets) or cited_subject(site, facets):
+    if statement is None or _no_claims(site, statement, facets) or cited_subject(
+            site, facets) or counterpart(site, facets):
         return None
     wanted = kinds(site, statement, facets, vocabulary) if statement.part("value") else None
     if site.in_table and "variant" not in facets:

@@ -363,6 +363,23 @@ def cited_subject(site: Site, facets: dict[str, Facet]) -> bool:
             is not None and not (variant is not None and variant.tier == "clause"))
 
 
+COUNTERPART = re.compile(r"(?:\bvs\.?|\bversus|\bcompared\s+(?:to|with)|\bagainst)\s*\(?\s*$",
+                         re.IGNORECASE)
+
+
+def counterpart(site: Site, facets: dict[str, Facet]) -> bool:
+    """A prose number right after ``vs`` (``56% in italian (vs 21% for clip-italian)``): the
+    other side's, unless its own clause names a variant of ours (``(vs 78% for the english
+    equivalent)``)."""
+    clause = site.levels[0]
+    if site.in_table or clause.tier != "clause" or clause.anchor is None:
+        return False
+    variant = facets.get("variant")
+    lead = clause.before[-LEAD:] + clause.text[:clause.anchor]
+    return COUNTERPART.search(lead) is not None and not (
+        variant is not None and variant.tier == "clause")
+
+
 def respectively(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
     """``A and B reach x and y, respectively``: the k-th value goes with the k-th name."""
     sentence = site.level("sentence")

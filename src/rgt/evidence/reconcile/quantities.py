@@ -26,12 +26,14 @@ def inside_a_name(site: Site, vocabulary: Vocabulary) -> bool:
 
 def _sets_a_name(text: str, anchor: int, hits: list) -> bool:
     """``a 90% sparse GNMT model``: a number right before a run's name (no metric's) is the
-    run's setting, not its result."""
+    run's setting, not its result; not before a name that opens with a preposition (``53% in
+    japanese``: the result in that setting)."""
     written = NUMBER.match(text, anchor)
     gap = re.match(r"[\s-]*", text[written.end():]).end() if written else -1
     return written is not None and any(
         hit.start == written.end() + gap and "variant" in hit.facets
-        and "metric" not in set(hit.facets) - hit.implied for hit in hits)
+        and "metric" not in set(hit.facets) - hit.implied
+        and text[hit.start:hit.end].split()[0].lower() not in NOT_A_THING for hit in hits)
 
 
 ARTICLE_BEFORE = re.compile(r"\b(?:the|a|an)\s+$", re.IGNORECASE)
