@@ -4,7 +4,8 @@ columns (``AP .5``, ``AP (M)`` for medium objects beside ``AP (L)``), a starred 
 Markdown (``**net_big\\***``: the run trained on extra data), and a note quoting the person
 detector's own AP; a row of ``mean(deviation)`` cells, one deviation over a tenth of its
 mean. And, from the dev part, a list of results in a setting (``53% in japanese``) each
-beside another model's (``vs 54.6% for …``). The snippets follow those shapes, with numbers of
+beside another model's (``vs 54.6% for …``), and a grid table an evaluation script prints in
+a code block. The snippets follow those shapes, with numbers of
 their own."""
 
 from __future__ import annotations
@@ -110,3 +111,28 @@ def test_a_number_after_vs_is_the_other_sides_unless_its_clause_names_ours(tmp_p
                                        ("big_multi", 7, "56%"), ("big_english", 7, "24%")}
     drifted = run(tmp_path, TRANSLATED, COUNTERPARTS.replace("vs 24%", "vs 26%"))
     assert found(drifted) == {("big_english", 7, "26%")}
+
+
+CORRELATIONS = [alias_claim(name.lower().rstrip("."), "sup", "spearman", value,
+                            ["sup-model", name, "Spearman's correlation"], unit=None)
+                for name, value in (("SetA", 71.2), ("SetB", 82.45), ("Avg.", 76.83))]
+PRINTED_GRID = """\
+Evaluating the sup-model checkpoint is expected to output the results in a tabular format:
+```
+------ test ------
++-------+-------+-------+
+|  SetA |  SetB |  Avg. |
++-------+-------+-------+
+| 71.20 | 82.45 | 76.83 |
++-------+-------+-------+
+```
+"""
+
+
+def test_a_grid_table_a_program_prints_is_a_table(tmp_path):
+    clean = run(tmp_path, CORRELATIONS, PRINTED_GRID)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert {item["claim"].split("/")[0] for item in clean["matched"]} == {"seta", "setb", "avg"}
+    drifted = run(tmp_path, CORRELATIONS, PRINTED_GRID.replace("82.45", "82.48"))
+    assert {(item["claim"], item["found"]) for item in drifted["drift"]} == {
+        ("setb/sup/spearman/test", "82.48")}

@@ -15,6 +15,7 @@ import re
 
 from rgt.evidence.reconcile.aligned import aligned_tables
 from rgt.evidence.reconcile.blocks import Blocks, Cell, Paragraph, Table, with_setting_rows
+from rgt.evidence.reconcile.grid import GRID_BORDER, grid_table
 from rgt.evidence.reconcile.htmltable import html_table
 from rgt.evidence.reconcile.latex import plain
 from rgt.evidence.reconcile.text import marks
@@ -228,8 +229,8 @@ class MarkdownReader:
         start = self.index
         intro = self._just_above(start + 1)
         self._skip_until(r"^\s*" + re.escape(FENCE.match(line).group(1)))
-        printed = aligned_tables(self.lines[start + 1:self.index - 1], start + 2,
-                                 intro if _captions(intro) else "")
+        printed = self._printed_grids(start + 1, self.index - 1, intro) or aligned_tables(
+            self.lines[start + 1:self.index - 1], start + 2, intro if _captions(intro) else "")
         if printed:
             for table in printed:
                 self.blocks.table(table)
@@ -240,6 +241,19 @@ class MarkdownReader:
             self._commented_output(start + 1, self.index - 1)
         self.blocks.close()
         self.after_code = INTRODUCES.search(intro) is not None
+
+    def _printed_grids(self, start: int, end: int, intro: str) -> list[Table]:
+        """The grid tables a program printed in the code of lines ``start`` to ``end``
+        (``+-------+`` borders), captioned by the paragraph presenting them."""
+        caption = intro if _captions(intro) or OUTPUT_INTRO.search(intro) else ""
+        tables, index = [], start
+        while index < end:
+            if GRID_BORDER.match(self.lines[index]):
+                header, rows, index = grid_table(self.lines[:end], index, inline)
+                tables += [Table(header, rows, caption)] if rows else []
+            else:
+                index += 1
+        return tables
 
     def _commented_output(self, start: int, end: int) -> None:
         """Comment lines in code under a comment that introduces them (``# UDA accuracy:``

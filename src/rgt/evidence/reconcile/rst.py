@@ -15,11 +15,10 @@ from __future__ import annotations
 import re
 
 from rgt.evidence.reconcile.blocks import Cell, Paragraph, Table
+from rgt.evidence.reconcile.grid import GRID_BORDER, grid_table, header_texts
 from rgt.evidence.reconcile.markdown import MarkdownReader, inline
-from rgt.evidence.reconcile.tables import is_numeric
 
 UNDERLINE = re.compile(r"^([=\-~^\"'`#*+:.])\1{2,}\s*$")
-GRID_BORDER = re.compile(r"^\s*\+(?:[-=]+\+)+\s*$")
 SIMPLE_BORDER = re.compile(r"^\s*=+(?:\s+=+)+\s*$")
 COMMENT = re.compile(r"^\.\.(?:\s|$)(?!.*::)")
 DIRECTIVE = re.compile(r"^\.\.\s+[\w-]+::")
@@ -104,33 +103,11 @@ class RstReader(MarkdownReader):
         super()._text(as_markdown(line))
 
     def _grid_table(self) -> None:
-        """A grid table: columns where its first border has ``+``; rows above the ``+====+``
-        border, and rows of names only right under it, are header rows."""
-        start = self.index
-        cuts = self._grid_cuts()
-        header, rows = self._grid_rows(cuts)
-        while rows and not any(is_numeric(cell.text) for cell in rows[0]):
-            header.append(rows.pop(0))  # a row of names under the header (``A2C`` / ``gSDE``)
-        self.table_line = start + 1
-        self.blocks.table(Table(_header(header, len(cuts) - 1), rows, self._caption()))
-
-    def _grid_rows(self, cuts: list[int]) -> tuple[list[list[Cell]], list[list[Cell]]]:
-        """The header rows and body rows of the grid table at ``self.index``; a row ends at a
-        border."""
-        groups: dict[bool, list[list[Cell]]] = {False: [], True: []}  # True: the body
-        pending, body, carry = [], False, set()
-        self.index += 1
-        while self.index < len(self.lines) and _in_grid(self.lines[self.index]):
-            line = self.lines[self.index]
-            spanning = _spanning(line, cuts)
-            if GRID_BORDER.match(line) or spanning:
-                if pending:
-                    groups[body].append(_carried(_joined(pending), groups[body], carry))
-                pending, body, carry = [], body or "=" in line, spanning
-            else:
-                pending.append((self.index + 1, _grid_cells(line, cuts)))
-            self.index += 1
-        return (groups[False], groups[True]) if body else ([], groups[False])
+        """A grid table (``rgt.evidence.reconcile.grid``), captioned as a Markdown table is."""
+        self.table_line = self.index + 1
+        header, rows, self.index = grid_table(
+            self.lines, self.index, lambda text: rst_inline(text, names=True))
+        self.blocks.table(Table(header, rows, self._caption()))
 
     def _list_table(self) -> None:
         """A ``list-table`` directive: its title the caption (else the paragraph above), its
@@ -147,7 +124,7 @@ class RstReader(MarkdownReader):
         width = max([len(row) for row in rows] + [0])
         self.table_line = start + 1
         caption = title or self._caption()
-        self.blocks.table(Table(_header(rows[:count], width), rows[count:], caption))
+        self.blocks.table(Table(header_texts(rows[:count], width), rows[count:], caption))
 
     def _list_rows(self) -> list[list[Cell]]:
         """The rows of a list table: its indented items, until a line back at the margin."""
@@ -165,16 +142,6 @@ class RstReader(MarkdownReader):
             self.index += 1
         return [[Cell(rst_inline(text, names=True).strip(), number) for number, text in row]
                 for row in rows]
-
-    def _grid_cuts(self) -> list[int]:
-        """Where the grid table's columns are cut: every ``+`` of its borders (a border under
-        ``LibriSpeech Dataset`` cuts the columns its first border spans)."""
-        cuts, index = set(), self.index
-        while index < len(self.lines) and _in_grid(self.lines[index]):
-            if self.lines[index].lstrip().startswith("+"):
-                cuts |= {i for i, char in enumerate(self.lines[index]) if char == "+"}
-            index += 1
-        return sorted(cuts)
 
     def _simple_table_follows(self) -> bool:
         return any(SIMPLE_BORDER.match(line) for line in self.lines[self.index + 1:
@@ -212,65 +179,6 @@ class RstReader(MarkdownReader):
             if SIMPLE_BORDER.match(line):
                 return True
         return False
-
-
-def _spanning(line: str, cuts: list[int]) -> set[int]:
-    """The columns a partial border (``|     +------+``) leaves open: their cell spans on into
-    the next row; empty for a full border or a line of cells."""
-    segments = _grid_cells(line, cuts)
-    bordered = [bool(re.fullmatch(r"[-=]+", cell)) for cell in segments]
-    if not any(bordered) or all(bordered):
-        return set()
-    return {j for j, closed in enumerate(bordered) if not closed}
-
-
-def _carried(row: list[Cell], above: list[list[Cell]], carry: set[int]) -> list[Cell]:
-    """``row`` with the cells of the columns a partial border left open taken from above."""
-    if not carry or not above:
-        return row
-    return [above[-1][j] if j in carry and j < len(above[-1]) and not cell.text else cell
-            for j, cell in enumerate(row)]
-
-
-def _in_grid(line: str) -> bool:
-    return line.lstrip().startswith(("+", "|"))
-
-
-def _grid_cells(line: str, cuts: list[int]) -> list[str]:
-    """Each column's text on ``line``; a cell that spans columns (no ``|`` or ``+`` where a
-    column is cut) gives each its text, but a number only the first."""
-    groups: list[list[int]] = []
-    for j, cut in enumerate(cuts[:-1]):
-        if groups and cut < len(line) and line[cut] not in "|+":
-            groups[-1].append(j)
-        else:
-            groups.append([j])
-    texts = [""] * (len(cuts) - 1)
-    for group in groups:
-        text = " ".join(line[cuts[group[0]] + 1:cuts[group[-1] + 1]].split())
-        for j in group[:1] if is_numeric(text) else group:
-            texts[j] = text
-    return texts
-
-
-def _joined(lines: list[tuple[int, list[str]]]) -> list[Cell]:
-    """One grid row from its text lines: each column's lines joined, on the row's first line."""
-    width = max(len(cells) for _, cells in lines)
-    first = lines[0][0]
-    return [Cell(rst_inline(" ".join(cells[j].strip(" |") for _, cells in lines
-                                     if j < len(cells)), names=True).strip(), first)
-            for j in range(width)]
-
-
-def _header(rows: list[list[Cell]], width: int) -> list[str]:
-    """Each column's header, its header rows' texts joined (``A2C`` over ``Gaussian``; a cell
-    spanning header rows once)."""
-    heads = []
-    for j in range(width):
-        texts = [row[j].text for row in rows if j < len(row) and row[j].text]
-        heads.append(" ".join(text for i, text in enumerate(texts)
-                              if i == 0 or text != texts[i - 1]).strip())
-    return heads
 
 
 def _span(line: str, span: tuple[int, int], last: bool) -> str:
