@@ -136,3 +136,19 @@ def test_a_grid_table_a_program_prints_is_a_table(tmp_path):
     drifted = run(tmp_path, CORRELATIONS, PRINTED_GRID.replace("82.45", "82.48"))
     assert {(item["claim"], item["found"]) for item in drifted["drift"]} == {
         ("setb/sup/spearman/test", "82.48")}
+
+
+SEPARABILITY = [alias_claim("ffhq", "config_f", metric, value, ["FFHQ config F", "`ls`"],
+                            unit=None, direction="lower")
+                for metric, value in (("ls_z", 154.2), ("ls_w", 4.27))]
+IN_Z_AND_W = """\
+| Metric | FFHQ config F | 1 GPU  |
+| :----- | :-----------: | :----: |
+| `ls`   | 154.2 / 4.27  | 10 hrs |
+"""
+
+
+def test_a_metrics_unit_suffix_is_no_unit_when_a_sibling_shares_the_stem(tmp_path):
+    # ``ls_w`` beside ``ls_z``: separability in W and Z, so ``ls`` is neither one (no watts)
+    clean = run(tmp_path, SEPARABILITY, IN_Z_AND_W)
+    assert clean["drift"] == [] and clean["unmapped"] == []

@@ -110,9 +110,17 @@ def _add_ids(vocabulary: Vocabulary, claims: list[dict]) -> None:
         # alias would, over the names a caption gives other runs
         vocabulary.add(variant, "ids", {claim["id"] for claim in claims
                                         if claim.get("variant") == variant})
-    for metric in known(claims, "metrics"):
+    metrics = known(claims, "metrics")
+    for metric in metrics:
         for word in metric_words(metric)[1:] + SYNONYMS.get(metric, []):
-            vocabulary.add(word, "metric", metric)
+            if not _a_family(word, metric, metrics):
+                vocabulary.add(word, "metric", metric)
+
+
+def _a_family(stem: str, metric: str, metrics: set[str]) -> bool:
+    """Whether a metric's name without its unit is other metrics' stem too (``ls`` of
+    ``ls_w`` and ``ls_z``: linear separability in W and in Z, no watts)."""
+    return any(other != metric and other.startswith(f"{stem}_") for other in metrics)
 
 
 def _add_names(vocabulary: Vocabulary, names: dict) -> None:
