@@ -5,7 +5,8 @@ Markdown (``**net_big\\***``: the run trained on extra data), and a note quoting
 detector's own AP; a row of ``mean(deviation)`` cells, one deviation over a tenth of its
 mean. And, from the dev part, a list of results in a setting (``53% in japanese``) each
 beside another model's (``vs 54.6% for …``), and a grid table an evaluation script prints in
-a code block. The snippets follow those shapes, with numbers of
+a code block; a thesis's sentences where a run named before ``while`` is not the number's
+after it, and ``their model``'s number is theirs. The snippets follow those shapes, with numbers of
 their own."""
 
 from __future__ import annotations
@@ -152,3 +153,37 @@ def test_a_metrics_unit_suffix_is_no_unit_when_a_sibling_shares_the_stem(tmp_pat
     # ``ls_w`` beside ``ls_z``: separability in W and Z, so ``ls`` is neither one (no watts)
     clean = run(tmp_path, SEPARABILITY, IN_Z_AND_W)
     assert clean["drift"] == [] and clean["unmapped"] == []
+
+
+COVERAGE = [alias_claim(data.lower(), f"k{k}", "upperbound_accuracy", value,
+                        [data, "k", str(k), "proposals", "Upperbound Accuracy"])
+            for k, values in ((100, (93.4, 91.4)), (10, (53.9, 51.0)))
+            for data, value in zip(("SetA", "SetB"), values, strict=True)]
+WHILE_ANOTHER = """\
+We discovered that with $k = 100$ proposals the coverage is good enough (nearly $93\\%$ on
+SetA and $91\\%$ on SetB), while decreasing $k$ resulted in an upperbound accuracy drop
+(nearly $54\\%$ SetA and $51\\%$ SetB).
+"""
+
+
+def test_a_run_named_before_a_contrast_does_not_govern_the_number_after_it(tmp_path):
+    # ``decreasing k``: the smallest k's numbers, not the k = 100 the sentence named first
+    clean = run(tmp_path, COVERAGE, WHILE_ANOTHER, "paper.tex")
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    matched = {(item["claim"], item["found"]) for item in clean["matched"]}
+    assert {("seta/k100/upperbound_accuracy/test", "93%"),
+            ("setb/k100/upperbound_accuracy/test", "91%")} <= matched
+    assert ("setb/k100/upperbound_accuracy/test", "51%") not in matched
+
+
+OURS_ON_SETB = [alias_claim("setb", "ours", "accuracy", 37.0, ["SetB", "our model", "accuracy"])]
+THEIR_MODEL = """\
+Conversely, on the SetB test set their model does not show significant improvements, reaching
+$26.4\\%$ accuracy while our model reaches $37.0\\%$ accuracy.
+"""
+
+
+def test_a_number_the_sentence_gives_to_their_model_is_theirs(tmp_path):
+    clean = run(tmp_path, OURS_ON_SETB, THEIR_MODEL, "paper.tex")
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert [(item["line"], item["found"]) for item in clean["matched"]] == [(2, "37.0%")]

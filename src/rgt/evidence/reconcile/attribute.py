@@ -22,8 +22,8 @@ from rgt.evidence.reconcile.aliases import (
 )
 from rgt.evidence.reconcile.facets import (
     Facet,
+    anothers_number,
     cited_subject,
-    counterpart,
     decide,
     excluded,
     named_values,
@@ -349,7 +349,7 @@ def attribute(site: Site, claims: list[dict],
         claims = in_scope(site, consistent(claims, facets, None), vocabulary)
         return statement, Attribution(aggregated(claims, statement), [], True, facets)
     if statement is None or _no_claims(site, statement, facets) or cited_subject(
-            site, facets) or counterpart(site, facets):
+            site, facets) or anothers_number(site, facets):
         return None
     wanted = kinds(site, statement, facets, vocabulary) if statement.part("value") else None
     if site.in_table and "variant" not in facets:
