@@ -187,3 +187,22 @@ def test_a_number_the_sentence_gives_to_their_model_is_theirs(tmp_path):
     clean = run(tmp_path, OURS_ON_SETB, THEIR_MODEL, "paper.tex")
     assert clean["drift"] == [] and clean["unmapped"] == []
     assert [(item["line"], item["found"]) for item in clean["matched"]] == [(2, "37.0%")]
+
+
+MATCHED_MISMATCHED = [alias_claim(exp, "large", "accuracy", value, ["MNLI large", "Results"],
+                                  variance={"type": "std", "value": 0.1})
+                      for exp, value in (("mnli_m", 91.3), ("mnli_mm", 91.1))]
+PAIR_IN_A_CELL = """\
+| Task       | Results          | Running Time |
+|------------|------------------|--------------|
+| MNLI large | 91.3/91.1 +/-0.1 | 2.5h         |
+"""
+
+
+def test_a_cells_numbers_no_name_tells_apart_are_resolved_together(tmp_path):
+    # 91.1 states the mismatched set's claim, so 90.9 can only be the matched set's: drift
+    clean = run(tmp_path, MATCHED_MISMATCHED, PAIR_IN_A_CELL)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    drifted = run(tmp_path, MATCHED_MISMATCHED, PAIR_IN_A_CELL.replace("91.3/", "90.9/"))
+    assert {(item["claim"], item["found"]) for item in drifted["drift"]} == {
+        ("mnli_m/large/accuracy/test", "90.9")} and drifted["unmapped"] == []

@@ -13,7 +13,7 @@ from rgt.evidence.reconcile.direction import declares_positive_is_better
 from rgt.evidence.reconcile.documents import document_blocks
 from rgt.evidence.reconcile.names import project_vocabulary
 from rgt.evidence.reconcile.others import own_sites
-from rgt.evidence.reconcile.siblings import resolve_rows
+from rgt.evidence.reconcile.siblings import resolve_cells, resolve_rows
 from rgt.evidence.reconcile.sites import Site, paragraph_sites
 from rgt.evidence.reconcile.statcheck import paragraph_findings
 from rgt.evidence.reconcile.vocabulary import SPLITS, Hit, Vocabulary
@@ -34,7 +34,7 @@ def document_outcomes(path: Path, claims: list[dict], vocabulary: Vocabulary,
     for block, oriented in zip(blocks, positive_is_better(blocks), strict=True):
         sites = paragraph_sites(block) if isinstance(block, Paragraph) else own_sites(
             block, claims, vocabulary)
-        checked = []
+        judged = []
         for site in sites:
             attributed = attribute(site, claims, vocabulary)
             if attributed is None:
@@ -43,8 +43,9 @@ def document_outcomes(path: Path, claims: list[dict], vocabulary: Vocabulary,
             if attribution.unnamed:
                 unnamed.append((site, statement, attribution, oriented))
             else:
-                checked += [(site, outcome) for outcome in
-                            judge(statement, attribution, site.unit, oriented)]
+                judged.append((site, statement, attribution, oriented,
+                               judge(statement, attribution, site.unit, oriented)))
+        checked = resolve_cells(judged)
         if isinstance(block, Paragraph):
             checked += paragraph_findings(block, [outcome for _, outcome in checked])
         found += checked

@@ -4,7 +4,8 @@ together, across its tables, column by column (a column of other systems' number
 a column of the project's). A cell whose value states one of them is matched; when as many
 cells as claims are left (at most ``MOST``), each cell states one of those claims, and none
 of them rightly: each is drift, paired with the claims so that the values differ least.
-Anything more ambiguous (more cells than claims) is left alone.
+Anything more ambiguous (more cells than claims) is left alone. The numbers of one cell that
+no name tells apart (``91.3/91.1``, MNLI's matched and mismatched sets) are resolved so too.
 """
 
 from __future__ import annotations
@@ -18,7 +19,32 @@ from rgt.evidence.reconcile.sites import Site
 from rgt.evidence.reconcile.statistics import Statement
 
 Pending = tuple[Site, Statement, Attribution, bool]  # bool: positive = better there
+Judged = tuple[Site, Statement, Attribution, bool, list[Outcome]]
 MOST = 6  # the most cells paired with claims at once (6! pairings)
+
+
+def resolve_cells(judged: list[Judged]) -> list[tuple[Site, Outcome]]:
+    """Every outcome as judged, but a table cell's numbers that no name tells apart and that
+    one left unmapped (``91.3/91.1``: MNLI's matched and mismatched sets, both named ``MNLI
+    large``) resolved together, as unnamed rows are: the claims the others state are not its."""
+    groups: dict[tuple, list[Judged]] = {}
+    for item in judged:
+        groups.setdefault(_cell_key(item) or (id(item),), []).append(item)
+    found = []
+    for items in groups.values():
+        if len(items) > 1 and any(item[4][:1] and item[4][0].status == "unmapped"
+                                  for item in items):
+            found += _resolve([item[:4] for item in items])
+        else:
+            found += [(item[0], outcome) for item in items for outcome in item[4]]
+    return found
+
+
+def _cell_key(item: Judged) -> tuple | None:
+    site, attribution = item[0], item[2]
+    if not site.in_table or len(attribution.claims) < 2:
+        return None
+    return (site.starts, site.column, *sorted(claim["id"] for claim in attribution.claims))
 
 
 def _against(item: Pending, claim: dict) -> list[Outcome]:
