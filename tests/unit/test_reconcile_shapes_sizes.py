@@ -206,3 +206,26 @@ def test_a_cells_numbers_no_name_tells_apart_are_resolved_together(tmp_path):
     drifted = run(tmp_path, MATCHED_MISMATCHED, PAIR_IN_A_CELL.replace("91.3/", "90.9/"))
     assert {(item["claim"], item["found"]) for item in drifted["drift"]} == {
         ("mnli_m/large/accuracy/test", "90.9")} and drifted["unmapped"] == []
+
+
+SQUAD = [alias_claim("squad", model, metric, value, ["SQuAD", name], unit=None)
+         for model, metric, name, value in (
+             ("base", "f1", '"f1"', 88.41), ("base", "em", '"exact_match"', 81.25),
+             ("large", "f1", '"f1"', 90.93), ("large", "em", '"exact_match"', 84.12))]
+ONE_RUNS_LINE = """\
+## SQuAD
+
+The evaluation script prints:
+```
+{"f1": 88.41, "exact_match": 81.25}
+```
+"""
+
+
+def test_a_line_of_one_runs_metrics_is_that_runs(tmp_path):
+    # the f1 states the base run's, so the exact match beside it is the base run's too
+    clean = run(tmp_path, SQUAD, ONE_RUNS_LINE)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    drifted = run(tmp_path, SQUAD, ONE_RUNS_LINE.replace("81.25", "81.29"))
+    assert {(item["claim"], item["found"]) for item in drifted["drift"]} == {
+        ("squad/base/em/test", "81.29")} and drifted["unmapped"] == []

@@ -20,10 +20,11 @@ from rgt.evidence.reconcile.statistics import Statement
 
 Pending = tuple[Site, Statement, Attribution, bool]  # bool: positive = better there
 Judged = tuple[Site, Statement, Attribution, bool, list[Outcome]]
+Found = tuple[Site, Outcome]
 MOST = 6  # the most cells paired with claims at once (6! pairings)
 
 
-def resolve_cells(judged: list[Judged]) -> list[tuple[Site, Outcome]]:
+def resolve_cells(judged: list[Judged]) -> list[Found]:
     """Every outcome as judged, but a table cell's numbers that no name tells apart and that
     one left unmapped (``91.3/91.1``: MNLI's matched and mismatched sets, both named ``MNLI
     large``) resolved together, as unnamed rows are: the claims the others state are not its."""
@@ -32,12 +33,42 @@ def resolve_cells(judged: list[Judged]) -> list[tuple[Site, Outcome]]:
         groups.setdefault(_cell_key(item) or (id(item),), []).append(item)
     found = []
     for items in groups.values():
-        if len(items) > 1 and any(item[4][:1] and item[4][0].status == "unmapped"
-                                  for item in items):
+        if len(items) > 1 and any(_unmapped(item) for item in items):
             found += _resolve([item[:4] for item in items])
         else:
             found += [(item[0], outcome) for item in items for outcome in item[4]]
-    return found
+    return _one_runs(found, judged)
+
+
+def _unmapped(item: Judged) -> bool:
+    return bool(item[4]) and item[4][0].status == "unmapped"
+
+
+def _one_runs(found: list[Found], judged: list[Judged]) -> list[Found]:
+    """A prose number left unmapped between runs whose sentence holds a number matched to
+    one of them (``{"f1": 88.41, "exact_match": 81.25}``, a script's line of one run's
+    metrics): that run's, when it has one claim among the candidates."""
+    runs: dict[str, set[str]] = {}
+    for site, outcome in found:
+        if not site.in_table and outcome.status == "matched" and outcome.part == "value":
+            runs.setdefault(_sentence(site), set()).add(outcome.claim.get("variant"))
+    redone = {}
+    for item in judged:
+        prose = not item[0].in_table
+        ran = runs.get(_sentence(item[0]), set()) if prose and _unmapped(item) else set()
+        theirs = [claim for claim in item[2].claims if claim.get("variant") in ran]
+        if len(theirs) == 1:
+            redone[id(item[0])] = _against(item[:4], theirs[0])
+    again = []
+    for site, outcome in found:
+        again += [(site, new) for new in redone[id(site)]] if (
+            id(site) in redone and outcome.status == "unmapped") else [(site, outcome)]
+    return again
+
+
+def _sentence(site: Site) -> str:
+    sentence = site.level("sentence")
+    return f"{site.starts}{sentence.text if sentence else ''}"
 
 
 def _cell_key(item: Judged) -> tuple | None:
