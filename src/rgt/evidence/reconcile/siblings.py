@@ -45,13 +45,16 @@ def _unmapped(item: Judged) -> bool:
 
 
 def _one_runs(found: list[Found], judged: list[Judged]) -> list[Found]:
-    """A prose number left unmapped between runs whose sentence holds a number matched to
-    one of them (``{"f1": 88.41, "exact_match": 81.25}``, a script's line of one run's
-    metrics): that run's, when it has one claim among the candidates."""
+    """A prose number left unmapped between runs whose sentence holds another number that no
+    name gave a run but whose value states one of them (``{"f1": 88.41, "exact_match":
+    81.25}``, a script's line of one run's metrics): that run's, when it has one claim among
+    the candidates."""
     runs: dict[str, set[str]] = {}
-    for site, outcome in found:
-        if not site.in_table and outcome.status == "matched" and outcome.part == "value":
-            runs.setdefault(_sentence(site), set()).add(outcome.claim.get("variant"))
+    for site, _, attribution, _, outcomes in judged:
+        if not site.in_table and "variant" not in attribution.facets:
+            runs.setdefault(_sentence(site), set()).update(
+                outcome.claim.get("variant") for outcome in outcomes
+                if outcome.status == "matched" and outcome.part == "value")
     redone = {}
     for item in judged:
         prose = not item[0].in_table
