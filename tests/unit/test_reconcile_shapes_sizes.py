@@ -229,3 +229,29 @@ def test_a_line_of_one_runs_metrics_is_that_runs(tmp_path):
     drifted = run(tmp_path, SQUAD, ONE_RUNS_LINE.replace("81.25", "81.29"))
     assert {(item["claim"], item["found"]) for item in drifted["drift"]} == {
         ("squad/base/em/test", "81.29")} and drifted["unmapped"] == []
+
+
+FRAMES = [alias_claim("sthv1", f"tsm_r50_{frames}f", metric, value, ["TSM R50", "SetV1", name],
+                      unit=None)
+          for frames, values in ((8, (45.6, 47.2)), (16, (47.2, 48.5)))
+          for (metric, name), value in zip((("center", "acc (center crop)"),
+                                            ("full", "acc (full res)")), values, strict=True)
+          ] + [alias_claim("setv2", "tsm_r50", "center", 61.2, ["TSM R50", "SetV2"], unit=None)]
+ROWS_OF_RUNS = """\
+## SetV1
+
+| model   | n-frame | acc (center crop) | acc (full res) | checkpoint                  |
+| ------- | ------- | ----------------- | -------------- | --------------------------- |
+| TSM R50 | 8       | 45.6              | 47.2           | [link](https://example.org) |
+| TSM R50 | 16      | 47.2              | 48.5           | [link](https://example.org) |
+"""
+
+
+def test_a_rows_other_cells_tell_which_run_the_row_is(tmp_path):
+    # 45.6 states the 8-frame run's center-crop accuracy: its row is that run's
+    clean = run(tmp_path, FRAMES, ROWS_OF_RUNS)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    drifted = run(tmp_path, FRAMES, ROWS_OF_RUNS.replace("| 47.2           |",
+                                                         "| 47.6           |"))
+    assert {(item["claim"], item["found"]) for item in drifted["drift"]} == {
+        ("sthv1/tsm_r50_8f/full/test", "47.6")} and drifted["unmapped"] == []

@@ -45,20 +45,20 @@ def _unmapped(item: Judged) -> bool:
 
 
 def _one_runs(found: list[Found], judged: list[Judged]) -> list[Found]:
-    """A prose number left unmapped between runs whose sentence holds another number that no
-    name gave a run but whose value states one of them (``{"f1": 88.41, "exact_match":
-    81.25}``, a script's line of one run's metrics): that run's, when it has one claim among
-    the candidates."""
+    """A number left unmapped between runs beside numbers of one run: a prose sentence's
+    numbers that no name gave a run but whose value states one (``{"f1": 88.41,
+    "exact_match": 81.25}``, a script's line of one run's metrics), a table row's whose row
+    named the same runs (``TSM ResNet50 | 8 | 45.6 | 47.6``: the 8-frame run's row). That
+    run's, when it has one claim among the candidates."""
     runs: dict[str, set[str]] = {}
-    for site, _, attribution, _, outcomes in judged:
-        if not site.in_table and "variant" not in attribution.facets:
-            runs.setdefault(_sentence(site), set()).update(
-                outcome.claim.get("variant") for outcome in outcomes
+    for item in judged:
+        if _tells_the_run(item):
+            runs.setdefault(_one_run_key(item[0]), set()).update(
+                outcome.claim.get("variant") for outcome in item[4]
                 if outcome.status == "matched" and outcome.part == "value")
     redone = {}
     for item in judged:
-        prose = not item[0].in_table
-        ran = runs.get(_sentence(item[0]), set()) if prose and _unmapped(item) else set()
+        ran = runs.get(_one_run_key(item[0]), set()) if _unmapped(item) else set()
         theirs = [claim for claim in item[2].claims if claim.get("variant") in ran]
         if len(theirs) == 1:
             redone[id(item[0])] = _against(item[:4], theirs[0])
@@ -69,7 +69,19 @@ def _one_runs(found: list[Found], judged: list[Judged]) -> list[Found]:
     return again
 
 
-def _sentence(site: Site) -> str:
+def _tells_the_run(item: Judged) -> bool:
+    """Whether a number's matched claim tells its line's run: no name gave it one (prose),
+    or only its row did (a table)."""
+    variant = item[2].facets.get("variant")
+    if item[0].in_table:
+        return variant is not None and variant.tier == "row"
+    return variant is None
+
+
+def _one_run_key(site: Site) -> str:
+    """A prose number's sentence, a table cell's row."""
+    if site.in_table:
+        return f"{site.starts}{site.level('row').text if site.level('row') else ''}"
     sentence = site.level("sentence")
     return f"{site.starts}{sentence.text if sentence else ''}"
 
