@@ -255,3 +255,23 @@ def test_a_rows_other_cells_tell_which_run_the_row_is(tmp_path):
                                                          "| 47.6           |"))
     assert {(item["claim"], item["found"]) for item in drifted["drift"]} == {
         ("sthv1/tsm_r50_8f/full/test", "47.6")} and drifted["unmapped"] == []
+
+
+TRANSLATED_SETS = [alias_claim(exp, "big", "top1", value, ["big model", *names])
+                   for exp, value, names in (
+                       ("seta-1k", 62.3, ["top-1"]),
+                       ("seta-1k-it", 43.0, ["seta1k italian", "multilingual evaluation"]))
+                   ] + [alias_claim("seta-1k", "small", "top1", 55.0, ["small model", "top-1"])]
+IMPLIED_IN_THE_CLAUSE = """\
+The big model reaches 62.3% top-1 on SetA-1k. A preliminary multilingual evaluation was run:
+43% on seta1k italian (vs 21% for the small model).
+"""
+
+
+def test_what_a_clauses_alias_implies_beats_what_an_earlier_sentence_names(tmp_path):
+    # ``seta1k italian`` implies its claim's set; the earlier sentence's SetA-1k names the id;
+    # the small model's 21% is on the italian set too (its partner's), not its SetA-1k claim
+    clean = run(tmp_path, TRANSLATED_SETS, IMPLIED_IN_THE_CLAUSE)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert {(item["claim"], item["found"]) for item in clean["matched"]} == {
+        ("seta-1k/big/top1/test", "62.3%"), ("seta-1k-it/big/top1/test", "43%")}

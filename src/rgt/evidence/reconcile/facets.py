@@ -190,10 +190,11 @@ def _only_names_between(text: str, start: int, stop: int, hits: list[Hit]) -> bo
 def decide(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
     """Each facet from the first level that names it; what an alias only implies (its claims'
     experiment, say) counts only where no level names the facet outright (a cell's words
-    count first both ways)."""
+    count first both ways; a clause's implied experiment before a farther level's)."""
     width = len(site.statement.parts[0].number.text)
     found: dict[str, Facet] = {}
     hits = [vocabulary.find(level.text) for level in site.levels]
+    implied_here = _implied_in_clause(site, hits, width)
     labelled = _labelled(site.levels[0], hits[0]) if site.levels else None
     if labelled:
         found["metric"] = labelled
@@ -206,9 +207,24 @@ def decide(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
             picked = _pick(level_hits, facet, level, width, implied)
             if picked and facet == "metric" and level.tier == "caption" and not implied:
                 picked = _ours_implied(level_hits, level, width, picked)
+            if picked and facet == "exp" and implied_here and level.tier in FARTHER:
+                picked = implied_here
             if picked and not _a_heading_s_foreign_metric(facet, level, picked):
                 found[facet] = picked
     return found
+
+
+FARTHER = ("paragraph", "caption", "scope")
+
+
+def _implied_in_clause(site: Site, hits: list[list[Hit]], width: int) -> Facet | None:
+    """The experiment a prose number's clause implies by an alias (``43% on imagenet1k
+    italian``): it decides over one an earlier sentence or a heading names (ImageNet-1k);
+    not in the clause of the other side of a comparison (``vs 21% for english B/32``)."""
+    clause = site.levels[0] if site.levels else None
+    if site.in_table or clause is None or clause.tier != "clause" or _after_vs(clause):
+        return None
+    return _pick(hits[0], "exp", clause, width, True)
 
 
 def _in_order(site: Site, hits: list[list[Hit]]) -> list[tuple[Level, list[Hit], bool]]:
@@ -378,6 +394,11 @@ THEIRS = re.compile(r"\btheir\s+(?:\w+\s+)?(?:models?|methods?|approach(?:es)?|s
 OURS = re.compile(r"\b(?:our|ours|we)\b", re.IGNORECASE)
 
 
+def _after_vs(clause: Level) -> bool:
+    return clause.anchor is not None and COUNTERPART.search(
+        clause.before[-LEAD:] + clause.text[:clause.anchor]) is not None
+
+
 def anothers_number(site: Site, facets: dict[str, Facet]) -> bool:
     """A prose number right after ``vs`` (``56% in italian (vs 21% for clip-italian)``), or
     one its sentence gives to another work's model (``their model … reaching 26.4%``, no
@@ -386,11 +407,14 @@ def anothers_number(site: Site, facets: dict[str, Facet]) -> bool:
     clause, sentence = site.levels[0], site.level("sentence")
     if site.in_table or clause.tier != "clause" or clause.anchor is None:
         return False
-    variant = facets.get("variant")
+    variant, exp = facets.get("variant"), facets.get("exp")
+    if _after_vs(clause):
+        # ours only if its clause names the run and its sentence the experiment (the other
+        # side's is its partner's: ``43% on imagenet1k italian (vs 21% for english B/32)``)
+        return variant is None or variant.tier != "clause" or (
+            exp is not None and exp.tier not in ("clause", "sentence"))
     if variant is not None and variant.tier == "clause":
         return False
-    if COUNTERPART.search(clause.before[-LEAD:] + clause.text[:clause.anchor]):
-        return True
     before = sentence.text[:sentence.anchor] if sentence and sentence.anchor is not None else ""
     theirs = list(THEIRS.finditer(before))
     return bool(theirs) and OURS.search(before, theirs[-1].end()) is None
