@@ -100,7 +100,7 @@ COUNTERPARTS = """\
 On zero-shot top-1 with translated prompts this model reaches:
 
 - 56% in italian (vs 21% for https://github.com/example/clip-italian)
-- 53% in japanese (vs 54.6% for https://github.com/example/japanese-clip)
+- 53% in japanese (vs 54.6% for https://github.com/example/japanese-clip and 49% for rinna)
 - 56% in italian (vs 24% for the english equivalent)
 """
 

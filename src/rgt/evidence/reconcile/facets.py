@@ -394,9 +394,19 @@ THEIRS = re.compile(r"\btheir\s+(?:\w+\s+)?(?:models?|methods?|approach(?:es)?|s
 OURS = re.compile(r"\b(?:our|ours|we)\b", re.IGNORECASE)
 
 
+# a parenthesis of the other side's numbers: "(vs 1% for english B/32 and 50% for B/16 …"
+COUNTERPARTS_OPEN = re.compile(r"\((?:vs\.?|versus|compared\s+(?:to|with))\s[^()]*$",
+                               re.IGNORECASE)
+
+
 def _after_vs(clause: Level) -> bool:
-    return clause.anchor is not None and COUNTERPART.search(
-        clause.before[-LEAD:] + clause.text[:clause.anchor]) is not None
+    """Whether a prose number is the other side of a comparison: right after ``vs``, or in a
+    parenthesis that opens with it."""
+    if clause.anchor is None:
+        return False
+    lead = clause.text[:clause.anchor]
+    return COUNTERPART.search(clause.before[-LEAD:] + lead) is not None or \
+        COUNTERPARTS_OPEN.search(clause.before + lead) is not None
 
 
 def anothers_number(site: Site, facets: dict[str, Facet]) -> bool:
