@@ -363,7 +363,7 @@ def excluded(site: Site, credited: bool = False) -> bool:
     citation right after it (``95.3% (He et al., 2016)``), the sentence. ``credited``: the
     row's citation credits a name of ours (``Chroma~\\cite{chroma}``, a feature the paper's
     own runs use), not the row's numbers."""
-    if in_a_list(site) or in_a_range(site) or the_papers(site):
+    if in_a_list(site) or in_a_range(site) or the_papers(site) or _an_ablations_change(site):
         return True
     near = [level for level in site.levels if level.tier in ("clause", "cell", "row")]
     for level in near:
@@ -376,6 +376,16 @@ def excluded(site: Site, credited: bool = False) -> bool:
         if CITATION.match(level.after.lstrip(" (")) or CITATION.match(level.after.lstrip()):
             return True
     return False
+
+
+def _an_ablations_change(site: Site) -> bool:
+    """A difference in a sentence that removes a part before it (``By removing the prior …
+    we got a worsening of 9%, while on ReferIt … the worsening is of 18.5%``): the ablated
+    run against ours, the other way round from the comparison's candidate − baseline."""
+    sentence = site.level("sentence")
+    return (not site.in_table and sentence is not None and sentence.anchor is not None
+            and site.statement.form & {"difference", "better", "worse", "up", "down"}
+            and ABLATION.search(sentence.text[:sentence.anchor]) is not None)
 
 
 def cited_subject(site: Site, facets: dict[str, Facet]) -> bool:
