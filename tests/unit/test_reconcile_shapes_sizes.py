@@ -292,3 +292,25 @@ def test_a_change_in_a_sentence_that_removes_a_part_is_the_ablated_runs(tmp_path
     # the worsening is the ablated run's against ours: the comparison the other way round
     clean = run(tmp_path, WITHOUT_THE_PRIOR, ABLATED, "paper.tex")
     assert clean["drift"] == [] and clean["unmapped"] == []
+
+
+TOKENS = [alias_claim("imagenet", variant, "top1", value, [name, kind, "ImageNet", "Top1 Acc"])
+          for variant, name, kind, value in (("net_14", "Net-14", "Performer", 81.5),
+                                             ("net_14t", "Net_t-14", "Transformer", 81.7))]
+CORNER_NAMES_A_SETTING = """\
+## ImageNet
+
+| Model    | Net Transformer | Top1 Acc | #params |
+| :---     |   :---:         |  :---:   |  :---:  |
+| Net-14   |  Performer      |   81.5   |  21.5M  |
+| Net_t-14 | Transformer     |   81.7   |  21.5M  |
+"""
+
+
+def test_a_header_over_the_names_yields_to_the_rows_names(tmp_path):
+    # ``Net Transformer`` heads the kinds of token transformer, naming no run of its own
+    clean = run(tmp_path, TOKENS, CORNER_NAMES_A_SETTING)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    drifted = run(tmp_path, TOKENS, CORNER_NAMES_A_SETTING.replace("81.5", "81.8"))
+    assert {(item["claim"], item["found"]) for item in drifted["drift"]} == {
+        ("imagenet/net_14/top1/test", "81.8")}

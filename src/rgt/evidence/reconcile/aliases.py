@@ -58,9 +58,11 @@ def aliased(site: Site, vocabulary: Vocabulary) -> frozenset[str] | None:
             # checkpoints' top-1, not every ImageNet claim its words name), if any is left
             own = level_claims(level.text, vocabulary, "own") or frozenset()
             narrow = own if pinned is None else pinned & own
-            if level.tier == "column" and pinned and not narrow and not pinned & named:
+            if level.tier in ("column", "corner") and pinned and not narrow and not (
+                    pinned & named):
                 continue  # the cell's own words over its header's (``3.87 (1 run)`` under
-                # ``Test Error (median of 3 runs)``)
+                # ``Test Error (median of 3 runs)``); the row's over the header above the
+                # names (``T2T Transformer`` over ``Performer``: a setting, no run)
             pinned = narrow or (named if pinned is None else pinned & named)
             if pinned is not None and not pinned:
                 return frozenset()
