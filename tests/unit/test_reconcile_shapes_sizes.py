@@ -314,3 +314,27 @@ def test_a_header_over_the_names_yields_to_the_rows_names(tmp_path):
     drifted = run(tmp_path, TOKENS, CORNER_NAMES_A_SETTING.replace("81.5", "81.8"))
     assert {(item["claim"], item["found"]) for item in drifted["drift"]} == {
         ("imagenet/net_14/top1/test", "81.8")}
+
+
+DECODING = [alias_claim("ami_sdm", way.replace(" ", "_"), "wer", value,
+                        [way, "SDM", "WERs"], split=split, direction="lower")
+            for way, values in (("greedy search", (31.32, 32.38)),
+                                ("modified beam search", (31.25, 32.21)))
+            for split, value in zip(("dev", "test"), values, strict=True)]
+OPTIONS_IN_A_COMMENT = """\
+**WERs for SDM:**
+
+|                      | dev   | test  | comment                               |
+|----------------------|-------|-------|---------------------------------------|
+| greedy search        | 31.32 | 32.38 | --epoch 14 --avg 8 --max-duration 500 |
+| modified beam search | 31.25 | 32.21 | --epoch 14 --avg 8 --beam-size 4      |
+"""
+
+
+def test_a_commands_epoch_option_is_no_single_epochs_number(tmp_path):
+    # ``--epoch 14``: how long the run trained, not its 14th epoch's number
+    clean = run(tmp_path, DECODING, OPTIONS_IN_A_COMMENT)
+    assert clean["drift"] == [] and len(clean["matched"]) == 4
+    drifted = run(tmp_path, DECODING, OPTIONS_IN_A_COMMENT.replace("32.21", "32.24"))
+    assert {(item["claim"], item["found"]) for item in drifted["drift"]} == {
+        ("ami_sdm/modified_beam_search/wer/test", "32.24")}

@@ -21,8 +21,9 @@ from rgt.evidence.reconcile.vocabulary import Hit, Vocabulary
 
 FACETS = ("metric", "split", "variant", "exp", "dispersion", "role", "kind")
 PER_POINT = re.compile(
-    # "seed 2", "run 3" is one run; "we run 5 trials" counts them
-    r"\b(?:seed|run|fold|trial|epoch|step|iteration|checkpoint)\s*#?\s*\d+\b"
+    # "seed 2", "run 3" is one run; "we run 5 trials" counts them; "--epoch 14" is a
+    # command's option (how long it trained), no point of a run
+    r"(?:\b(?:seed|run|fold|trial|checkpoint)|(?<!--)\b(?:epoch|step|iteration))\s*#?\s*\d+\b"
     r"(?!\s+(?:seeds?|runs?|trials?|folds?|times)\b)|"
     # "the median run" is one run; "the median of 5 runs" aggregates them
     r"\b(?:best|worst|median|last|final)(?!\s+of\s+(?:\d+|all|two|three|four|five|ten)\b)"
