@@ -5,7 +5,9 @@ a column of the project's). A cell whose value states one of them is matched; wh
 cells as claims are left (at most ``MOST``), each cell states one of those claims, and none
 of them rightly: each is drift, paired with the claims so that the values differ least.
 Anything more ambiguous (more cells than claims) is left alone. The numbers of one cell that
-no name tells apart (``91.3/91.1``, MNLI's matched and mismatched sets) are resolved so too.
+no name tells apart (``91.3/91.1``, MNLI's matched and mismatched sets) are resolved so too,
+and a number left unmapped beside numbers of one run (a script's line of metrics, a table
+row) is that run's.
 """
 
 from __future__ import annotations
