@@ -338,3 +338,37 @@ def test_a_commands_epoch_option_is_no_single_epochs_number(tmp_path):
     drifted = run(tmp_path, DECODING, OPTIONS_IN_A_COMMENT.replace("32.21", "32.24"))
     assert {(item["claim"], item["found"]) for item in drifted["drift"]} == {
         ("ami_sdm/modified_beam_search/wer/test", "32.24")}
+
+
+JOINTS = {"r_hip": 58.01, "r_knee": 61.42, "r_ankle": 81.97, "nose": 33.39, "head": 46.29,
+          "l_shoulder": 30.48}
+PER_JOINT = [alias_claim(f"h36m_{joint}", "zv", "pjpe", value,
+                         [joint.title().replace("_", "\\_"), "per joint position error"],
+                         unit=None, direction="lower")
+             for joint, value in JOINTS.items()]
+STACKED = r"""\begin{table}[h]
+    \begin{tabularx}{\textwidth}{XXX}
+        \toprule
+        R\_Hip & R\_Knee & R\_Ankle \\
+        \hline
+        58.01  & 61.42   & 81.97 \\
+        &&\\
+        Nose   & Head    & L\_Shoulder \\
+        \hline
+        33.39  & 46.29   & 30.48 \\
+        \bottomrule
+    \end{tabularx}
+    \caption{Average per joint position error (in mm) for each joint.}
+\end{table}
+"""
+
+
+def test_a_row_of_names_heads_the_numbers_below_it(tmp_path):
+    # a table stacked in two parts, each under its own row of joint names
+    clean = run(tmp_path, PER_JOINT, STACKED, "paper.tex")
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert {item["claim"].split("/")[0] for item in clean["matched"]} == {
+        f"h36m_{joint}" for joint in JOINTS}
+    drifted = run(tmp_path, PER_JOINT, STACKED.replace("46.29", "46.31"), "paper.tex")
+    assert {(item["claim"], item["found"]) for item in drifted["drift"]} == {
+        ("h36m_head/zv/pjpe/test", "46.31")}

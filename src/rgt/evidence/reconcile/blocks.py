@@ -90,8 +90,9 @@ class Blocks:
         """Add a table under the current scope (a folded one as its halves)."""
         self.close()
         for half in unfolded(table):
-            half.scope = self.scope
-            self.items.append(half)
+            for part in unstacked(half):
+                part.scope = self.scope
+                self.items.append(part)
 
     def done(self) -> list[Paragraph | Table]:
         """Every block, in document order."""
@@ -140,3 +141,31 @@ def unfolded(table: Table) -> list[Table]:
     return [Table(header[start:start + period],
                   [row[start:start + period] for row in table.rows if row[start:start + period]],
                   table.caption) for start in range(0, width, period)]
+
+
+NAME_CELL = re.compile(r"^[^\W\d_][^\n]*$")  # opens with a letter: ``R_Hip``, ``WalkDog``
+
+
+def unstacked(table: Table) -> list[Table]:
+    """A table stacked in parts, a row of names heading the numbers below it (``R_Hip &
+    R_Knee …`` over its numbers, then ``Nose & Head …`` over theirs), as one table per part;
+    any other as itself."""
+    parts, header, rows = [], table.header, []
+    for row in table.rows:
+        if rows and _a_header_row(row, len(table.header)):
+            parts.append(Table(header, rows, table.caption))
+            header, rows = [cell.text for cell in row], []
+        else:
+            rows.append(row)
+    return [*parts, Table(header, rows, table.caption)] if parts else [table]
+
+
+MISSING = re.compile(r"^(?:n/?a|tbd|nan|none)$", re.IGNORECASE)  # a number not given
+
+
+def _a_header_row(row: list[Cell], width: int) -> bool:
+    """Names in (nearly) every column and no number (nor a number's ``N/A``): the header of
+    the rows below it."""
+    texts = [cell.text.strip() for cell in row if cell.text.strip()]
+    return len(texts) >= max(3, 0.6 * width) and all(
+        NAME_CELL.match(text) and not MISSING.match(text) for text in texts)
