@@ -372,3 +372,38 @@ def test_a_row_of_names_heads_the_numbers_below_it(tmp_path):
     drifted = run(tmp_path, PER_JOINT, STACKED.replace("46.29", "46.31"), "paper.tex")
     assert {(item["claim"], item["found"]) for item in drifted["drift"]} == {
         ("h36m_head/zv/pjpe/test", "46.31")}
+
+
+OFFLINE = [alias_claim(f"{data}_{env}".lower(), "tt", "score", mean,
+                       ["TT (Ours)", data, env, "offline RL results"], unit=None,
+                       variance={"type": "std", "value": std})
+           for data, env, mean, std in (("Medium", "HalfCheetah", 46.9, 0.4),
+                                        ("Medium", "Hopper", 61.1, 3.6))]
+PRINTED_LATEX = r"""<details>
+<summary>To create the table of offline RL results from the paper, run the script.</summary>
+
+```
+\begin{table*}[h]
+\begin{tabular}{llrr}
+\toprule
+\multicolumn{1}{c}{\bf Dataset} & \multicolumn{1}{c}{\bf Environment} & \multicolumn{1}{c}{\bf BC} & \multicolumn{1}{c}{\bf TT (Ours)} \\
+\midrule
+Medium & HalfCheetah & $43.1$ & $46.9$ \scriptsize{\raisebox{1pt}{$\pm 0.4$}} \\
+Medium & Hopper & $63.9$ & $61.1$ \scriptsize{\raisebox{1pt}{$\pm 3.6$}} \\
+\bottomrule
+\end{tabular}
+\end{table*}
+```
+</details>
+"""
+
+
+def test_latex_source_in_a_code_block_is_read_as_latex(tmp_path):
+    # a script prints the paper's table; ``\raisebox{1pt}`` lifts the spread, its 1pt no number
+    clean = run(tmp_path, OFFLINE, PRINTED_LATEX)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert {(item["claim"], item["found"]) for item in clean["matched"]} >= {
+        ("medium_halfcheetah/tt/score/test", "46.9"), ("medium_hopper/tt/score/test", "61.1")}
+    drifted = run(tmp_path, OFFLINE, PRINTED_LATEX.replace("$\\pm 3.6$", "$\\pm 3.9$"))
+    assert [(item["claim"], item["part"]) for item in drifted["drift"]] == [
+        ("medium_hopper/tt/score/test", "spread")]

@@ -28,7 +28,7 @@ SECTION = re.compile(r"\\(part|chapter|section|subsection|subsubsection|paragrap
 LEVELS = {"part": 1, "chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4,
           "paragraph": 5, "frametitle": 3}
 ONE_ARGUMENT = (r"vspace|hspace|label|includegraphics|cellcolor|rowcolor|color|input|include|"
-                r"url|bibliography|bibliographystyle|usepackage|documentclass|scalebox|begin|end")
+                r"url|bibliography|bibliographystyle|usepackage|documentclass|scalebox|raisebox|begin|end")
 TWO_ARGUMENTS = r"setlength|addtolength|fontsize|resizebox|newcommand|renewcommand|definecolor"
 DROPPED = re.compile(
     rf"\\(?:(?:{ONE_ARGUMENT})\*?\s*(?:\[[^\]]*\]\s*)?\{{[^{{}}]*\}}|"

@@ -13,11 +13,12 @@ from __future__ import annotations
 import html
 import re
 
+from rgt.deliver.inputs import DeliveryError
 from rgt.evidence.reconcile.aligned import aligned_tables
 from rgt.evidence.reconcile.blocks import Blocks, Cell, Paragraph, Table, with_setting_rows
 from rgt.evidence.reconcile.grid import GRID_BORDER, grid_table
 from rgt.evidence.reconcile.htmltable import html_table
-from rgt.evidence.reconcile.latex import plain
+from rgt.evidence.reconcile.latex import latex_blocks, plain
 from rgt.evidence.reconcile.text import marks
 
 FENCE = re.compile(r"^\s*(```|~~~)")
@@ -64,6 +65,7 @@ BARE_LINK_TEXT = re.compile(r"\s*(?:link|here|config|cfg|yaml|yml|script)\s*", r
 # a file a link downloads (weights, a log, an archive): what it holds, not which run it is
 DOWNLOAD = re.compile(r"\.(?:pth?|ckpt|h5|bin|safetensors|npz|pkl|log|txt|zip|tar|gz|tgz)$",
                       re.IGNORECASE)
+LATEX_TABLE = re.compile(r"\\begin\{tabular")
 # a backslash-escaped mark is the mark itself (``pose_hrnet_w48\*``: a starred name, no
 # emphasis), held aside as a private-use character while emphasis is removed
 ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
@@ -229,7 +231,8 @@ class MarkdownReader:
         start = self.index
         intro = self._just_above(start + 1)
         self._skip_until(r"^\s*" + re.escape(FENCE.match(line).group(1)))
-        printed = self._printed_grids(start + 1, self.index - 1, intro) or aligned_tables(
+        printed = self._printed_grids(start + 1, self.index - 1, intro) or self._latex_tables(
+            start + 1, self.index - 1) or aligned_tables(
             self.lines[start + 1:self.index - 1], start + 2, intro if _captions(intro) else "")
         if printed:
             for table in printed:
@@ -254,6 +257,18 @@ class MarkdownReader:
             else:
                 index += 1
         return tables
+
+    def _latex_tables(self, start: int, end: int) -> list[Table]:
+        """The tables of LaTeX source a code block holds (a script printing ``\\begin{tabular}``
+        for a paper), read as a LaTeX document's; none where the source is not whole."""
+        if not any(LATEX_TABLE.search(line) for line in self.lines[start:end]):
+            return []
+        source = "\n" * start + "\n".join(self.lines[start:end])  # lines stay the document's
+        try:
+            blocks = latex_blocks(source, "code")
+        except DeliveryError:
+            return []  # unbalanced braces: a fragment, not a table to read
+        return [block for block in blocks if isinstance(block, Table)]
 
     def _commented_output(self, start: int, end: int) -> None:
         """Comment lines in code under a comment that introduces them (``# UDA accuracy:``
