@@ -386,7 +386,8 @@ PRINTED_LATEX = r"""<details>
 \begin{table*}[h]
 \begin{tabular}{llrr}
 \toprule
-\multicolumn{1}{c}{\bf Dataset} & \multicolumn{1}{c}{\bf Environment} & \multicolumn{1}{c}{\bf BC} & \multicolumn{1}{c}{\bf TT (Ours)} \\
+\multicolumn{1}{c}{\bf Dataset} & \multicolumn{1}{c}{\bf Environment} & {\bf BC} &
+\multicolumn{1}{c}{\bf TT (Ours)} \\
 \midrule
 Medium & HalfCheetah & $43.1$ & $46.9$ \scriptsize{\raisebox{1pt}{$\pm 0.4$}} \\
 Medium & Hopper & $63.9$ & $61.1$ \scriptsize{\raisebox{1pt}{$\pm 3.6$}} \\
