@@ -408,3 +408,23 @@ def test_latex_source_in_a_code_block_is_read_as_latex(tmp_path):
     drifted = run(tmp_path, OFFLINE, PRINTED_LATEX.replace("$\\pm 3.6$", "$\\pm 3.9$"))
     assert [(item["claim"], item["part"]) for item in drifted["drift"]] == [
         ("medium_hopper/tt/score/test", "spread")]
+
+
+ZOO = [alias_claim("bedrooms", "ldm_vq_4", metric, value, ["LSUN-Bedrooms", "LDM-VQ-4", name],
+                   unit=None, direction=direction)
+       for metric, name, value, direction in (("fid", "FID", 2.95, "lower"),
+                                              ("is", "IS", 2.22, "higher"))]
+BRACKETED = """\
+| Dataset       | Model    | FID        | IS          | Prec |
+|---------------|----------|------------|-------------|------|
+| LSUN-Bedrooms | LDM-VQ-4 | 2.95 (3.0) | 2.22 (2.23) | 0.66 |
+"""
+
+
+def test_a_claim_one_number_of_a_cell_states_is_not_the_next_ones(tmp_path):
+    # ``2.22 (2.23)``: 2.22 is the IS claim's; the bracket another script's score, no drift
+    clean = run(tmp_path, ZOO, BRACKETED)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    drifted = run(tmp_path, ZOO, BRACKETED.replace("2.22 (", "2.25 ("))
+    assert {(item["claim"], item["found"]) for item in drifted["drift"]} == {
+        ("bedrooms/ldm_vq_4/is/test", "2.25")}

@@ -39,7 +39,29 @@ def resolve_cells(judged: list[Judged]) -> list[Found]:
             found += _resolve([item[:4] for item in items])
         else:
             found += [(item[0], outcome) for item in items for outcome in item[4]]
-    return _one_runs(found, judged)
+    return _stated_once(_one_runs(found, judged))
+
+
+def _stated_once(found: list[Found]) -> list[Found]:
+    """A cell's numbers held against one claim (``2.22 (2.23)`` under ``IS``, the bracket
+    another script's score): the claim is stated once, by the number that matches it, else by
+    the first; the others are other numbers the cell gives, no drift of it."""
+    keys = [_claim_in_cell(site, outcome) for site, outcome in found]
+    stating: dict[tuple, int] = {}
+    for index, key in enumerate(keys):
+        if key is not None and found[index][1].status == "matched":
+            stating.setdefault(key, index)
+    for index, key in enumerate(keys):
+        if key is not None:
+            stating.setdefault(key, index)
+    return [pair for index, (pair, key) in enumerate(zip(found, keys, strict=True))
+            if key is None or stating[key] == index or pair[1].status == "matched"]
+
+
+def _claim_in_cell(site: Site, outcome: Outcome) -> tuple | None:
+    if not site.in_table or outcome.part != "value" or outcome.claim is None:
+        return None
+    return (site.starts, site.column, outcome.claim["id"])
 
 
 def _unmapped(item: Judged) -> bool:
