@@ -428,3 +428,14 @@ def test_a_claim_one_number_of_a_cell_states_is_not_the_next_ones(tmp_path):
     drifted = run(tmp_path, ZOO, BRACKETED.replace("2.22 (", "2.25 ("))
     assert {(item["claim"], item["found"]) for item in drifted["drift"]} == {
         ("bedrooms/ldm_vq_4/is/test", "2.25")}
+
+
+IMPROVED = [alias_claim("chest_mean", "improved", "mean_auroc", 0.847,
+                        ["slightly-improved model", "mean AUROC"], unit=None)]
+VS_WITH_PERIODS = ("We have also proposed a slightly-improved model which achieves a mean AUROC "
+                   "of 0.847 (v.s. 0.841 of the original CheXNet).\n")
+
+
+def test_v_s_is_vs_and_ends_no_sentence(tmp_path):
+    clean = run(tmp_path, IMPROVED, VS_WITH_PERIODS)
+    assert clean["drift"] == [] and [item["found"] for item in clean["matched"]] == ["0.847"]

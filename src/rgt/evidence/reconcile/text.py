@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 # Abbreviations whose period does not end a sentence.
 ABBREVIATIONS = re.compile(
-    r"(?:\b(?:e\.g|i\.e|et al|vs|cf|Fig|Figs|Tab|Sec|Eq|Eqs|App|Alg|approx|resp|No|Ref|Refs|"
+    r"(?:\b(?:e\.g|i\.e|et al|vs|v\.s|cf|Fig|Figs|Tab|Sec|Eq|Eqs|App|Alg|approx|resp|No|Ref|Refs|"
     r"incl|w\.r\.t|s\.d|s\.e\.m|s\.e)|\b[A-Z])\.$"
 )
 SENTENCE_END = re.compile(
