@@ -398,16 +398,15 @@ def cited_subject(site: Site, facets: dict[str, Facet]) -> bool:
             is not None and not (variant is not None and variant.tier == "clause"))
 
 
-COUNTERPART = re.compile(r"(?:\bvs\.?|\bv\.s\.|\bversus|\bcompared\s+(?:to|with)|\bagainst)"
-                         r"\s*\(?\s*$", re.IGNORECASE)
+VS = r"vs\.?|v\.s\.|versus|compared\s+(?:to|with)"  # the words before the other side
+COUNTERPART = re.compile(rf"\b(?:{VS}|against)\s*\(?\s*$", re.IGNORECASE)
 THEIRS = re.compile(r"\btheir\s+(?:\w+\s+)?(?:models?|methods?|approach(?:es)?|systems?|"
                     r"networks?|baselines?)\b", re.IGNORECASE)
 OURS = re.compile(r"\b(?:our|ours|we)\b", re.IGNORECASE)
 
 
 # a parenthesis of the other side's numbers: "(vs 1% for english B/32 and 50% for B/16 …"
-COUNTERPARTS_OPEN = re.compile(r"\((?:vs\.?|v\.s\.|versus|compared\s+(?:to|with))\s[^()]*$",
-                               re.IGNORECASE)
+COUNTERPARTS_OPEN = re.compile(rf"\((?:{VS})\s[^()]*$", re.IGNORECASE)
 
 
 def _after_vs(clause: Level) -> bool:

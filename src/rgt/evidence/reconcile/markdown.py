@@ -231,9 +231,7 @@ class MarkdownReader:
         start = self.index
         intro = self._just_above(start + 1)
         self._skip_until(r"^\s*" + re.escape(FENCE.match(line).group(1)))
-        printed = self._printed_grids(start + 1, self.index - 1, intro) or self._latex_tables(
-            start + 1, self.index - 1) or aligned_tables(
-            self.lines[start + 1:self.index - 1], start + 2, intro if _captions(intro) else "")
+        printed = self._printed_tables(start + 1, self.index - 1, intro)
         if printed:
             for table in printed:
                 self.blocks.table(table)
@@ -244,6 +242,12 @@ class MarkdownReader:
             self._commented_output(start + 1, self.index - 1)
         self.blocks.close()
         self.after_code = INTRODUCES.search(intro) is not None
+
+    def _printed_tables(self, start: int, end: int, intro: str) -> list[Table]:
+        """The tables the code of lines ``start`` to ``end`` shows: grid tables a program
+        printed, else LaTeX tables, else columns of aligned numbers."""
+        return self._printed_grids(start, end, intro) or self._latex_tables(start, end) or \
+            aligned_tables(self.lines[start:end], start + 1, intro if _captions(intro) else "")
 
     def _printed_grids(self, start: int, end: int, intro: str) -> list[Table]:
         """The grid tables a program printed in the code of lines ``start`` to ``end``

@@ -61,7 +61,12 @@ def _stated_once(found: list[Found]) -> list[Found]:
 def _claim_in_cell(site: Site, outcome: Outcome) -> tuple | None:
     if not site.in_table or outcome.part != "value" or outcome.claim is None:
         return None
-    return (site.starts, site.column, outcome.claim["id"])
+    return (*_cell(site), outcome.claim["id"])
+
+
+def _cell(site: Site) -> tuple:
+    """Where a table site is: its line and column."""
+    return (site.starts, site.column)
 
 
 def _unmapped(item: Judged) -> bool:
@@ -114,7 +119,7 @@ def _cell_key(item: Judged) -> tuple | None:
     site, attribution = item[0], item[2]
     if not site.in_table or len(attribution.claims) < 2:
         return None
-    return (site.starts, site.column, *sorted(claim["id"] for claim in attribution.claims))
+    return (*_cell(site), *sorted(claim["id"] for claim in attribution.claims))
 
 
 def _against(item: Pending, claim: dict) -> list[Outcome]:
