@@ -95,8 +95,8 @@ def baseline_row(site: Site, pinned: frozenset[str], claims: list[dict],
     row = site.level("row")
     if row is None or not only_names(row.text, vocabulary):
         return pinned
-    named = level_claims(row.text, vocabulary)
     by_id = {claim["id"]: claim for claim in claims}
+    named = {i for i in level_claims(row.text, vocabulary) or () if i in by_id}
     if not named or len({by_id[i]["exp_id"] for i in named}) != 1:
         return pinned
     if len({by_id[i]["variant"] for i in pinned}) == 1:

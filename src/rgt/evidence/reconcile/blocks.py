@@ -150,14 +150,30 @@ def unstacked(table: Table) -> list[Table]:
     """A table stacked in parts, a row of names heading the numbers below it (``R_Hip &
     R_Knee …`` over its numbers, then ``Nose & Head …`` over theirs), as one table per part;
     any other as itself."""
-    parts, header, rows = [], table.header, []
-    for row in table.rows:
+    header, body = _under_header(table)
+    parts, rows = [], []
+    for row in body:
         if rows and _a_header_row(row, len(table.header)):
             parts.append(Table(header, rows, table.caption))
             header, rows = [cell.text for cell in row], []
         else:
             rows.append(row)
-    return [*parts, Table(header, rows, table.caption)] if parts else [table]
+    if not parts and header is table.header:
+        return [table]
+    return [*parts, Table(header, rows, table.caption)]
+
+
+def _under_header(table: Table) -> tuple[list[str], list[list[Cell]]]:
+    """The header and body of a table whose first body row is a second header row (``Test
+    set | Large valid | CASP14 …`` under ``Unsupervised contact prediction`` spanning its
+    sets): that row's names joined to the header's, column by column. Its first cell says
+    what the names are (``Test set``), not which set the row names below are measured on."""
+    rows, width = table.rows, len(table.header)
+    if len(rows) < 2 or not _a_header_row(rows[0], width) or len(
+            {cell.text.strip() for cell in rows[0][1:]}) < 2:  # ``download`` under each model
+        return table.header, rows
+    names = [""] + [cell.text.strip() for cell in rows[0][1:]] + [""] * (width - len(rows[0]))
+    return [" ".join(filter(None, [head, name])) for head, name in zip(table.header, names)], rows[1:]
 
 
 MISSING = re.compile(r"^(?:n/?a|tbd|nan|none)$", re.IGNORECASE)  # a number not given

@@ -1,0 +1,88 @@
+"""Shapes of results the real corpus's fourteenth held-out part showed (now in
+tests/data/reconcile_real/dev), read as a reader reads them: an HTML table whose header names
+a task over several columns and whose first body row names the sets those columns are measured
+on (``Test set | Large valid | CASP14 | CAMEO``), its first cell saying what the names are. The
+snippets follow that shape, with numbers of their own."""
+
+from __future__ import annotations
+
+from reconcile_helpers import alias_claim
+from reconcile_helpers import outcomes as found
+from reconcile_helpers import reconcile_text as run
+
+SETS = {"big_dev": "Big dev", "set_a": "Set A", "set_b": "Set B"}
+VALUES = {"net_s": [30.2, 18.4, 29.1], "net_l": [41.7, 25.3, 40.8]}
+CLAIMS = [alias_claim(exp, variant, "precision", VALUES[variant][k],
+                      [variant.replace("_", "-").upper(), name, "Contact prediction"])
+          for variant in VALUES for k, (exp, name) in enumerate(SETS.items())]
+TABLE = """<table>
+<thead>
+  <tr>
+    <th>Task</th>
+    <th colspan="3">Contact prediction</th>
+  </tr>
+</thead>
+<tbody>
+  <tr>
+    <td>Test set</td>
+    <td>Big dev</td>
+    <td>Set A</td>
+    <td>Set B</td>
+  </tr>
+  <tr>
+    <td>NET-S</td>
+    <td>30.2</td>
+    <td>18.4</td>
+    <td>29.1</td>
+  </tr>
+  <tr>
+    <td>NET-L</td>
+    <td>41.7</td>
+    <td>25.3</td>
+    <td>40.8</td>
+  </tr>
+</tbody>
+</table>
+"""
+
+
+def test_a_first_row_of_names_under_a_spanning_header_names_each_columns_set(tmp_path):
+    # ``Contact prediction`` spans three columns; the row under it says which set each is
+    clean = run(tmp_path, CLAIMS, TABLE)
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    checked = {(item["claim"].split("/")[0], item["claim"].split("/")[1], item["found"])
+               for item in clean["matched"]}
+    assert {("big_dev", "net_s", "30.2"), ("set_a", "net_l", "25.3"),
+            ("set_b", "net_l", "40.8")} <= checked
+    drifted = run(tmp_path, CLAIMS, TABLE.replace("29.1", "29.3").replace("41.7", "41.5"))
+    assert found(drifted) == {("net_s", 19, "29.3"), ("net_l", 23, "41.5")}
+    assert drifted["unmapped"] == []
+
+
+def test_the_first_cell_of_that_row_names_no_split(tmp_path):
+    # ``Test set`` says the names are sets; ``Big dev`` is still measured on its dev split
+    claims = [{**claim, "id": claim["id"].replace("/test", "/val"), "split": "val"}
+              if claim["exp_id"] == "big_dev" else claim for claim in CLAIMS]
+    clean = run(tmp_path, claims, TABLE)
+    assert ("big_dev/net_l/precision/val", "41.7") in {
+        (item["claim"], item["found"]) for item in clean["matched"]}
+    drifted = run(tmp_path, claims, TABLE.replace("41.7", "41.5"))
+    assert found(drifted) == {("net_l", 23, "41.5")}
+
+
+def test_a_row_naming_claims_the_cell_may_not_state_narrows_nothing():
+    # a released checkpoint's cell may state single runs only; its row (``ImageNet
+    # accuracy``) also names a mean of four runs, which is no longer among the candidates
+    from rgt.evidence.reconcile.aliases import baseline_row
+    from rgt.evidence.reconcile.names import project_vocabulary
+    from rgt.evidence.reconcile.sites import Level, Site
+    from rgt.evidence.reconcile.statistics import Statement
+
+    single = alias_claim("imagenet", "vit_b", "top1", 83.6, ["ViT-Base", "ImageNet", "accuracy"])
+    mean = alias_claim("imagenet", "vit_l", "top1", 85.9, ["ViT-Large", "ImageNet", "accuracy"],
+                       n=4)
+    vocabulary = project_vocabulary([single, mean], {}, "EVIDENCE.json")
+    row = Level("row", "ImageNet accuracy", None, True)
+    site = Site(Statement(parts=(), start=0, end=4), ((0, 1),), "83.6", (row,), in_table=True)
+    pinned = frozenset({single["id"]})
+    assert baseline_row(site, pinned, [single], vocabulary) == pinned
