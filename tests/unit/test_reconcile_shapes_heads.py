@@ -1,8 +1,9 @@
 """Shapes of results the real corpus's fourteenth held-out part showed (now in
 tests/data/reconcile_real/dev), read as a reader reads them: an HTML table whose header names
 a task over several columns and whose first body row names the sets those columns are measured
-on (``Test set | Large valid | CASP14 | CAMEO``), its first cell saying what the names are. The
-snippets follow that shape, with numbers of their own."""
+on (``Test set | Large valid | CASP14 | CAMEO``), its first cell saying what the names are; a
+LaTeX ``tabular`` whose column spec runs over several lines, under a caption of ``bootstrapped
+standard errors`` (the plural). The snippets follow those shapes, with numbers of their own."""
 
 from __future__ import annotations
 
@@ -86,3 +87,49 @@ def test_a_row_naming_claims_the_cell_may_not_state_narrows_nothing():
     site = Site(Statement(parts=(), start=0, end=4), ((0, 1),), "83.6", (row,), in_table=True)
     pinned = frozenset({single["id"]})
     assert baseline_row(site, pinned, [single], vocabulary) == pinned
+
+
+def _reduction(exp: str, metric: str, value: float, spread: float, alias: str) -> dict:
+    return alias_claim(exp, "ct", metric, value, ["CT", exp.upper(), alias],
+                       variance={"type": "std", "value": spread})
+
+
+REDUCTIONS = [_reduction("circ", "ip", 58.88, 0.37, "IP"), _reduction("circ", "cost", 42.99, 0.85,
+                                                                     "Cost"),
+              _reduction("moon", "ip", 19.59, 0.73, "IP"), _reduction("moon", "cost", 5.16, 1.0,
+                                                                     "Cost")]
+SPEC_OVER_LINES = r"""\begin{table}
+\caption{Reductions (\%) with bootstrapped standard errors for all datasets.}
+\begin{tabular}{
+  l
+  S[table-format=2.2(1.2)]
+  S[table-format=3.2(1.2)]
+}
+  \toprule
+  \textbf{Data} & \textbf{IP $(-\%)$} & \textbf{Cost $(-\%)$} \\\midrule
+  Circ & 58.88\pm0.37 $^{*}$ & 42.99\pm0.85 $^{*}$ \\
+  Moon & 19.59\pm0.73 $^{*}$ & 5.16\pm1.0 $^{*}$ \\\bottomrule
+\end{tabular}
+\end{table}
+"""
+
+
+def test_a_column_spec_over_several_lines_opens_the_tabular_body(tmp_path):
+    # ``\begin{tabular}{`` then one column type a line: the body starts after the spec's ``}``
+    clean = run(tmp_path, REDUCTIONS, SPEC_OVER_LINES, "paper.tex")
+    assert clean["drift"] == [] and clean["unmapped"] == []
+    assert {(item["claim"], item["found"]) for item in clean["matched"]} >= {
+        ("circ/ct/ip/test", "58.88"), ("moon/ct/cost/test", "5.16")}
+    drifted = run(tmp_path, REDUCTIONS, SPEC_OVER_LINES.replace("42.99", "42.96"), "paper.tex")
+    assert found(drifted) == {("ct", 10, "42.96")}
+
+
+def test_standard_errors_in_the_plural_say_what_the_spreads_are(tmp_path):
+    # the caption's ``standard errors`` (no run count: the evidence's spread as it is) checks
+    # each ``\pm``; a mean of four runs' standard error is its deviation over two
+    drifted = run(tmp_path, REDUCTIONS, SPEC_OVER_LINES.replace("0.73", "0.75"), "paper.tex")
+    assert {(item["claim"], item["found"]) for item in drifted["drift"]} == {
+        ("moon/ct/ip/test", "± 0.75")}
+    four = [{**claim, "n": 4, "variance": {"type": "std", "value": 2 * claim["variance"]["value"]}}
+            for claim in REDUCTIONS]
+    assert run(tmp_path, four, SPEC_OVER_LINES, "paper.tex")["drift"] == []

@@ -281,19 +281,29 @@ class LatexReader:
         self.index = end + 1
 
     def _tabular(self, start: int, end: int, name: str, caption: str) -> Table:
-        first = self.lines[start]
-        position = BEGIN.search(first).end()
-        for _ in range(2 if name in ("tabular*", "tabularx") else 1):  # [width and] column spec
-            opening = first.find("{", position)
-            position = group_end(first, opening) if opening >= 0 else position
+        line, column = self._after_spec(start, end, name)
         closing = re.compile(r"\\end\s*\{" + re.escape(name) + r"\}")
-        if start == end:
-            body = [(start + 1, closing.split(first[position:])[0])]
+        if line == end:
+            body = [(line + 1, closing.split(self.lines[line][column:])[0])]
         else:
-            body = [(start + 1, first[position:])]
-            body += [(i + 1, self.lines[i]) for i in range(start + 1, end)]
+            body = [(line + 1, self.lines[line][column:])]
+            body += [(i + 1, self.lines[i]) for i in range(line + 1, end)]
             body.append((end + 1, closing.split(self.lines[end])[0]))
         return parse_tabular(body, plain, caption)
+
+    def _after_spec(self, start: int, end: int, name: str) -> tuple[int, int]:
+        """The line and column just after a tabular's [width and] column spec, which may run
+        over several lines (``\\begin{tabular}{`` then ``l``, ``S[table-format=2.2(1.2)]``,
+        ``}``); an unclosed spec ends its first line."""
+        text = "\n".join(self.lines[start:end + 1])
+        position = BEGIN.search(self.lines[start]).end()
+        for _ in range(2 if name in ("tabular*", "tabularx") else 1):
+            opening = text.find("{", position)
+            position = group_end(text, opening) if opening >= 0 else position
+        if position >= len(text) and end > start:
+            return start, len(self.lines[start])
+        line = start + text.count("\n", 0, position)
+        return line, position - (text.rfind("\n", 0, position) + 1)
 
 
 def latex_blocks(text: str, source: str) -> list[Paragraph | Table]:

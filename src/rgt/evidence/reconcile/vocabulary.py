@@ -40,9 +40,12 @@ FOREIGN_METRICS = [
 ]
 OTHERS = ["prior work", "previous work", "state of the art", "sota", "et al", "literature",
           "reported by", "reported in", "published"]
-DISPERSION = {"std": ["std", "sd", "s.d.", "standard deviation", "stdev", "std dev"],
-              "sem": ["sem", "s.e.m.", "standard error", "se", "s.e.", "stderr"],
-              "ci": ["ci", "c.i.", "confidence interval"]}
+# the plural too: a caption's ``bootstrapped standard errors`` says what every spread under it is
+DISPERSION = {"std": ["std", "sd", "s.d.", "standard deviation", "standard deviations", "stdev",
+                      "std dev"],
+              "sem": ["sem", "s.e.m.", "standard error", "standard errors", "se", "s.e.",
+                      "stderr"],
+              "ci": ["ci", "c.i.", "confidence interval", "confidence intervals"]}
 ROLES = {"low": ["ci low", "ci lower", "lower", "low", "lo", "ci lo", "lower bound"],
          "high": ["ci high", "ci upper", "upper", "high", "hi", "ci hi", "upper bound"],
          "seeds": ["seeds", "n seeds", "# seeds", "#seeds", "num seeds", "runs", "n runs",
