@@ -3,7 +3,9 @@ tests/data/reconcile_real/dev), read as a reader reads them: an HTML table whose
 a task over several columns and whose first body row names the sets those columns are measured
 on (``Test set | Large valid | CASP14 | CAMEO``), its first cell saying what the names are; a
 LaTeX ``tabular`` whose column spec runs over several lines, under a caption of ``bootstrapped
-standard errors`` (the plural). The snippets follow those shapes, with numbers of their own."""
+standard errors`` (the plural). And, from the dev part, a script's output in a code block whose
+names and numbers stand apart by arrows (``Valid acc -> Test acc``). The snippets follow those
+shapes, with numbers of their own."""
 
 from __future__ import annotations
 
@@ -133,3 +135,29 @@ def test_standard_errors_in_the_plural_say_what_the_spreads_are(tmp_path):
     four = [{**claim, "n": 4, "variance": {"type": "std", "value": 2 * claim["variance"]["value"]}}
             for claim in REDUCTIONS]
     assert run(tmp_path, four, SPEC_OVER_LINES, "paper.tex")["drift"] == []
+
+
+ARROWS = """### Linear + smoothing
+
+```
+python run_experiments.py --dataset arxiv --method linear
+
+Valid acc -> Test acc
+Args []: 73.68 ± 0.04 -> 72.22 ± 0.02;
+```
+"""
+
+
+def test_names_apart_by_arrows_head_the_numbers_apart_by_arrows(tmp_path):
+    # a script's ``Valid acc -> Test acc`` over ``73.68 ± 0.04 -> 72.22 ± 0.02``: each its split
+    claims = [{**alias_claim("arxiv", "linear", "accuracy", value, ["Linear + smoothing", "acc"],
+                             variance={"type": "std", "value": spread}),
+               "id": f"arxiv/linear/accuracy/{split}", "split": split}
+              for split, value, spread in (("val", 73.68, 0.04), ("test", 72.22, 0.02))]
+    clean = run(tmp_path, claims, ARROWS)
+    assert {(item["claim"], item["found"]) for item in clean["matched"]} == {
+        ("arxiv/linear/accuracy/val", "73.68"), ("arxiv/linear/accuracy/val", "± 0.04"),
+        ("arxiv/linear/accuracy/test", "72.22"), ("arxiv/linear/accuracy/test", "± 0.02")}
+    drifted = run(tmp_path, claims, ARROWS.replace("72.22", "72.18"))
+    assert {(item["claim"], item["found"]) for item in drifted["drift"]} == {
+        ("arxiv/linear/accuracy/test", "72.18")}
