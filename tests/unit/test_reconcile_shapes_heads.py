@@ -4,7 +4,8 @@ a task over several columns and whose first body row names the sets those column
 on (``Test set | Large valid | CASP14 | CAMEO``), its first cell saying what the names are; a
 LaTeX ``tabular`` whose column spec runs over several lines, under a caption of ``bootstrapped
 standard errors`` (the plural). And, from the dev part, a script's output in a code block whose
-names and numbers stand apart by arrows (``Valid acc -> Test acc``). The snippets follow those
+names and numbers stand apart by arrows (``Valid acc -> Test acc``), and a thesis's table rows
+named with a font switch in a group (``({\\it location})``). The snippets follow those
 shapes, with numbers of their own."""
 
 from __future__ import annotations
@@ -161,3 +162,28 @@ def test_names_apart_by_arrows_head_the_numbers_apart_by_arrows(tmp_path):
     drifted = run(tmp_path, claims, ARROWS.replace("72.22", "72.18"))
     assert {(item["claim"], item["found"]) for item in drifted["drift"]} == {
         ("arxiv/linear/accuracy/test", "72.18")}
+
+
+SWITCHES = r"""\begin{tabular}{l|c}
+\bf{System} & \bf{BLEU}\\
+\hline
+Base + reverse & 12.6 \\
+Base + reverse + attention ({\it location}) & 16.8 \\
+Base + reverse + attention ({\it general}) & 17.4 \\
+\end{tabular}
+"""
+
+
+def test_a_font_switch_opening_a_group_eats_the_space_after_it(tmp_path):
+    # ``({\it location})`` typesets ``(location)``: the row is the alias as the evidence writes it
+    claims = [alias_claim("wmt", run_id, "bleu", value, [name, "BLEU"], unit=None)
+              for run_id, name, value in (
+                  ("base", "Base + reverse", 12.6),
+                  ("location", "Base + reverse + attention (location)", 16.8),
+                  ("general", "Base + reverse + attention (general)", 17.4))]
+    clean = run(tmp_path, claims, SWITCHES, "paper.tex")
+    assert {(item["claim"], item["found"]) for item in clean["matched"]} == {
+        ("wmt/base/bleu/test", "12.6"), ("wmt/location/bleu/test", "16.8"),
+        ("wmt/general/bleu/test", "17.4")}
+    drifted = run(tmp_path, claims, SWITCHES.replace("16.8", "16.5"), "paper.tex")
+    assert found(drifted) == {("location", 5, "16.5")}

@@ -84,6 +84,9 @@ SIMPLE = [
     # a macro of the paper's own with empty braces names a thing (``\\ilm{}``, ``\\lmrev{}``):
     # read as its name, as the evidence's alias written the same way is
     (re.compile(r"\\([a-zA-Z]+)\{\}"), r"\1"),
+    # a switch opening a group eats the spaces after it, as TeX does: ``({\\it location})``
+    # typesets ``(location)``, as the evidence's alias writes it
+    (re.compile(r"(?<=\{)\\[a-zA-Z@]+\s+"), ""),
     (re.compile(r"\\[a-zA-Z@]+\*?(?:\[[^\]]*\])?"), ""),
     (re.compile(r"[{}$]"), ""),
 ]
