@@ -187,3 +187,13 @@ def test_a_font_switch_opening_a_group_eats_the_space_after_it(tmp_path):
         ("wmt/general/bleu/test", "17.4")}
     drifted = run(tmp_path, claims, SWITCHES.replace("16.8", "16.5"), "paper.tex")
     assert found(drifted) == {("location", 5, "16.5")}
+
+
+def test_a_metric_id_opening_with_its_split_is_named_without_it(tmp_path):
+    # ``test_error`` is what ``8.27% error`` says of the test set: no other system's error
+    claims = [{**alias_claim("cifar10", "resnet20", "test_error", 8.27, ["ResNet20", "CIFAR10"]),
+               "id": "cifar10/resnet20/test_error/test"}]
+    text = "On CIFAR10, ResNet20 reaches 8.27% error.\n"
+    assert [item["found"] for item in run(tmp_path, claims, text)["matched"]] == ["8.27%"]
+    drifted = run(tmp_path, claims, text.replace("8.27", "8.25"))
+    assert found(drifted) == {("resnet20", 1, "8.25%")}

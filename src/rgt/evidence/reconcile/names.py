@@ -37,10 +37,16 @@ def metric_unit(metric: str) -> str:
     return measure(metric.replace("-", "_").split("_")[-1]) if "_" in metric else ""
 
 
+SPLIT_FIRST = re.compile(r"(?:test|val|valid|validation|dev)_(.+)")  # not ``training_collisions``
+
+
 def metric_words(metric: str) -> list[str]:
-    """How documents name a metric by its id: ``latency_ms`` is also ``latency``."""
+    """How documents name a metric by its id: ``latency_ms`` is also ``latency``, and
+    ``test_error`` is also ``error`` (its split said apart, or not at all)."""
     unit = metric_unit(metric)
-    return [metric, metric.rsplit("_", 1)[0]] if unit else [metric]
+    words = [metric, metric.rsplit("_", 1)[0]] if unit else [metric]
+    split_first = SPLIT_FIRST.fullmatch(metric)
+    return words + ([split_first.group(1)] if split_first else [])
 
 
 def claim_variants(claim: dict) -> set[str]:
