@@ -172,8 +172,11 @@ def _under_header(table: Table) -> tuple[list[str], list[list[Cell]]]:
     if len(rows) < 2 or not _a_header_row(rows[0], width) or len(
             {cell.text.strip() for cell in rows[0][1:]}) < 2:  # ``download`` under each model
         return table.header, rows
-    names = [""] + [cell.text.strip() for cell in rows[0][1:]] + [""] * (width - len(rows[0]))
-    return [" ".join(filter(None, [head, name])) for head, name in zip(table.header, names)], rows[1:]
+    names = [cell.text.strip() for cell in rows[0][1:width]]
+    names = ["", *names, *[""] * (width - 1 - len(names))]
+    joined = [" ".join(filter(None, [head, name])) for head, name in zip(table.header, names,
+                                                                          strict=True)]
+    return joined, rows[1:]
 
 
 MISSING = re.compile(r"^(?:n/?a|tbd|nan|none)$", re.IGNORECASE)  # a number not given
