@@ -5,8 +5,9 @@ arrows over rows of numbers apart by them (``Valid acc -> Test acc`` over ``Args
 0.04 -> 72.22 ± 0.02``: a run's best validation score and its test score). Each number belongs
 to the header name it stands under (its span nearest that name's), so a row with a blank
 cell (``accuracy`` under ``f1-score`` only) still reads right; a row's leading words name it
-(``avg / total``); a row a number names (a class, ``0``) is not read, as no claim's. The command above a table in
-its block (``$ python3 test.py --img-size 608``) captions it: it says which run printed it.
+(``avg / total``); a row a number names (a class, ``0``) is not read, as no claim's. The
+command above a table in its block (``$ python3 test.py --img-size 608``) captions it: it
+says which run printed it.
 Anything else in the block stays code: a line that is neither a row nor blank ends the table,
 and a number that lines up under no name, or two under one, means the block is not such a
 table.
