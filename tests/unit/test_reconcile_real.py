@@ -30,7 +30,7 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (1015, 1015, 1148)
+    assert (score["found"], score["found_exact"], score["planted"]) == (1067, 1067, 1193)
     assert (score["known_found"], score["known"]) == (20, 36)
     assert _kinds(score) == {"drifted": {"drift": 8, "unmapped": 9},
                              "clean": {"drift": 8, "unmapped": 5}}
