@@ -5,7 +5,8 @@ on (``Test set | Large valid | CASP14 | CAMEO``), its first cell saying what the
 LaTeX ``tabular`` whose column spec runs over several lines, under a caption of ``bootstrapped
 standard errors`` (the plural). And, from the dev part, a script's output in a code block whose
 names and numbers stand apart by arrows (``Valid acc -> Test acc``), and a thesis's table rows
-named with a font switch in a group (``({\\it location})``). The snippets follow those
+named with a font switch in a group (``({\\it location})``); and, found after the fifteenth
+part's scoring, a model zoo's ``Params(M)`` column stating claims already in millions. The snippets follow those
 shapes, with numbers of their own."""
 
 from __future__ import annotations
@@ -197,3 +198,15 @@ def test_a_metric_id_opening_with_its_split_is_named_without_it(tmp_path):
     assert [item["found"] for item in run(tmp_path, claims, text)["matched"]] == ["8.27%"]
     drifted = run(tmp_path, claims, text.replace("8.27", "8.25"))
     assert found(drifted) == {("resnet20", 1, "8.25%")}
+
+
+def test_a_claim_counted_in_millions_is_read_as_its_millions_column(tmp_path):
+    # ``params_m`` under ``Params(M)``: 0.90 is 0.9 million, the claim's own count; a drift's
+    # fix is written as the column writes it, not as 0.00 millions
+    claims = [alias_claim("mot17", "nano", "params_m", 0.9, ["nano", "Params(M)"], unit=None),
+              alias_claim("mot17", "tiny", "params_m", 5.03, ["tiny", "Params(M)"], unit=None)]
+    text = "| Model | Params(M) |\n|---|---|\n| nano | 0.90 |\n| tiny | 5.03 |\n"
+    clean = run(tmp_path, claims, text)
+    assert clean["drift"] == [] and len(clean["matched"]) == 2
+    drifted = run(tmp_path, claims, text.replace("5.03", "5.08"))
+    assert [(item["found"], item["fix"]) for item in drifted["drift"]] == [("5.08", "5.03")]

@@ -275,6 +275,15 @@ def judge(statement: Statement, attribution: Attribution, unit: str,
           oriented: bool = False) -> list[Outcome]:
     """Every number of ``statement``: matched, drift or unmapped (``oriented``: the document
     declares positive = better here)."""
+    unit = "" if _in_the_unit(attribution.claims, unit) else unit
     if statement.part("value"):
         return judge_value(statement, attribution, unit, oriented)
     return judge_bare(statement, attribution, unit, oriented)
+
+
+def _in_the_unit(claims: list[dict], unit: str) -> bool:
+    """Whether claims already count in the column's multiple (``params_m`` under
+    ``Params(M)``: 0.90 is 0.9 of them, not 0.9 of a unit)."""
+    return unit in MULTIPLIERS and bool(claims) and all(
+        claim["metric"].lower().endswith(f"_{unit.lower()}") or claim.get("unit") == unit
+        for claim in claims)
