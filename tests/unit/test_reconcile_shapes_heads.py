@@ -6,8 +6,8 @@ LaTeX ``tabular`` whose column spec runs over several lines, under a caption of 
 standard errors`` (the plural). And, from the dev part, a script's output in a code block whose
 names and numbers stand apart by arrows (``Valid acc -> Test acc``), and a thesis's table rows
 named with a font switch in a group (``({\\it location})``); and, found after the fifteenth
-part's scoring, a model zoo's ``Params(M)`` column stating claims already in millions. The snippets follow those
-shapes, with numbers of their own."""
+part's scoring, a model zoo's ``Params(M)`` column stating claims already in millions. The
+snippets follow those shapes, with numbers of their own."""
 
 from __future__ import annotations
 
