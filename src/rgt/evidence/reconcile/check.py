@@ -28,6 +28,7 @@ from rgt.evidence.reconcile.numbers import (
 )
 from rgt.evidence.reconcile.reading import ratio_reading, reading, relative_fits
 from rgt.evidence.reconcile.statistics import Part, Statement
+from rgt.evidence.reconcile.tables import declared_unit
 from rgt.verify.wording import change_interval
 
 CONFIDENCE = 0.95  # the evidence's comparison intervals are 95% CIs
@@ -285,5 +286,4 @@ def _in_the_unit(claims: list[dict], unit: str) -> bool:
     """Whether claims already count in the column's multiple (``params_m`` under
     ``Params(M)``: 0.90 is 0.9 of them, not 0.9 of a unit)."""
     return unit in MULTIPLIERS and bool(claims) and all(
-        claim["metric"].lower().endswith(f"_{unit.lower()}") or claim.get("unit") == unit
-        for claim in claims)
+        unit in (declared_unit(claim["metric"]), claim.get("unit")) for claim in claims)
