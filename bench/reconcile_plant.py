@@ -44,7 +44,8 @@ def mutated(text: str, part: str, rng: random.Random) -> str:
         changed = n + rng.choice([-1, 1, 2])
         return str(changed if changed >= 2 else n + 1)
     sign = text[0] if text[0] in "+-\u2212" else ""
-    digits = text[len(sign):]
+    # ``1.05e-5``: the mantissa is what a careless copy changes, the exponent stays
+    digits, exponent = re.fullmatch(r"(.*?)([eE][-+]?\d+)?", text[len(sign):]).groups()
     decimals = len(digits.split(".")[1]) if "." in digits else 0
     step = rng.choice([1, 2, 3, 4]) * rng.choice([-1, 1])
     units = round(float(digits) * 10 ** decimals) + step
@@ -52,7 +53,7 @@ def mutated(text: str, part: str, rng: random.Random) -> str:
         units = round(float(digits) * 10 ** decimals) + abs(step)
     written = f"{units / 10 ** decimals:.{decimals}f}"
     bare = digits.startswith(".") and written.startswith("0.")  # ``.797`` stays zero-less
-    return f"{sign}{written[1:] if bare else written}"
+    return f"{sign}{written[1:] if bare else written}{exponent or ''}"
 
 
 def replace_token(line: str, text: str, occurrence: int, new: str) -> str:
