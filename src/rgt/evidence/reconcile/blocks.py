@@ -174,9 +174,20 @@ def _under_header(table: Table) -> tuple[list[str], list[list[Cell]]]:
         return table.header, rows
     names = [cell.text.strip() for cell in rows[0][1:width]]
     names = ["", *names, *[""] * (width - 1 - len(names))]
-    joined = [" ".join(filter(None, [head, name])) for head, name in zip(table.header, names,
-                                                                          strict=True)]
+    joined = [" ".join(filter(None, [head, name])) for head, name in zip(
+        _spanning(table.header, names), names, strict=True)]
     return joined, rows[1:]
+
+
+def _spanning(header: list[str], names: list[str]) -> list[str]:
+    """The header's heads over the names below them: an empty head over a name continues the
+    head to its left (``| original $x$ | |`` over ``| Accuracy | Eq. Opp |``: a span written
+    without ``||``), up to a column empty in both rows (a spacer)."""
+    spanned, carried = [], ""
+    for head, name in zip(header, names, strict=True):
+        carried = head.strip() or (carried if name else "")
+        spanned.append(carried)
+    return spanned
 
 
 MISSING = re.compile(r"^(?:n/?a|tbd|nan|none)$", re.IGNORECASE)  # a number not given

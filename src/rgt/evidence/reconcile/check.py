@@ -221,6 +221,8 @@ def judge_value(statement: Statement, attribution: Attribution, unit: str,
                                _orientation(statement, claim, oriented))
     claim = attribution.claims[0] if len(attribution.claims) == 1 else closest_experiment(
         part, statement, attribution.claims, unit)
+    if claim is not None and not attribution.strong and _far(part, statement, claim, unit):
+        return []  # weakly named, and far from the claim: another quantity (a baseline's 53%)
     if claim is not None:
         return [_value_outcome("drift", part, statement, claim, unit, oriented)] + satellites(
             statement, claim, None, unit, dispersion, _orientation(statement, claim, oriented))
@@ -229,6 +231,20 @@ def judge_value(statement: Statement, attribution: Attribution, unit: str,
 
 
 NEAR = 0.10  # a misstated claim is near it (a stale run, a typo); further is another number
+# weakly named (the metric only in an earlier sentence), a number off by half the claim and by
+# more than ten units of its last digit is another quantity, no careless copy of it
+FAR, FAR_DIGITS = 0.5, 10
+
+
+def _far(part: Part, statement: Statement, claim: dict, unit: str) -> bool:
+    """Whether a number is too far from a level claim to be a careless copy of it (53% for
+    an FID of 0.86%); a difference may be off by twice itself (0.4 for 0.2)."""
+    if is_comparison(claim) or not claim.get("value"):
+        return False
+    digit = 10.0 ** -part.number.decimals
+    return all(abs(part.number.magnitude - abs(claim["value"]) * scale) >
+               max(FAR * abs(claim["value"]) * scale, FAR_DIGITS * digit)
+               for scale in allowed_scales(part.number, statement, unit))
 
 
 def _near_one(part: Part, statement: Statement, claims: list[dict], unit: str) -> bool:

@@ -85,7 +85,8 @@ def _pick(hits: list[Hit], facet: str, level: Level, width: int,
     if facet == "metric" and level.tier == "caption":
         relevant = _outside_notes(level.text, relevant)
     if facet == "split":  # "40 additional hours of training": time spent, not the train split
-        relevant = [hit for hit in relevant if not DURATION_OF.search(fold(level.text)[:hit.start])]
+        relevant = [hit for hit in relevant if not DURATION_OF.search(fold(level.text)[:hit.start])
+                    and not _trains_something(level.text, hit)]
     if not relevant:
         return None
     nearest = relevant
@@ -116,6 +117,18 @@ def _outside_notes(caption: str, hits: list[Hit]) -> list[Hit]:
 
 DURATION_OF = re.compile(r"\b(?:hours?|hrs|days?|minutes?|epochs?|steps?|iterations?|time|"
                          r"budget|cost)\s+(?:of\s+)?$")
+
+
+# "training multiple classifiers", "training the network": the verb and its object
+AN_OBJECT = re.compile(r"\s+(?:a|an|the|our|their|its|each|every|all|multiple|several|many|"
+                       r"various|different|\d+|two|three|four|five|ten)\s")
+
+
+def _trains_something(text: str, hit: Hit) -> bool:
+    """``Results of training multiple classifiers``: the activity, not the training split."""
+    folded = fold(text)
+    return hit.facets.get("split") == {"train"} and folded[hit.start:hit.end].endswith(
+        "ing") and AN_OBJECT.match(folded, hit.end) is not None
 
 
 HEADING_START = re.compile(r"(?:^|/)\s*(?:how\s+to\s+)?$")

@@ -118,8 +118,23 @@ def check_braces(lines: list[str], source: str) -> None:
                             fix="close it with '}' (or escape a literal brace as \\{)")
 
 
+# math that is one macro of the document's own (``$\xtilde$``, ``$\x$``): its name stands for
+# the symbol it typesets to, which names a variant (``fair interpretable $\xtilde$``)
+LONE_MACRO = re.compile(r"\$\\([A-Za-z]+)\$")
+SYMBOLS = {"uparrow", "downarrow", "Uparrow", "Downarrow", "rightarrow", "leftarrow", "to",
+           "dagger", "ddagger", "dag", "ddag", "star", "ast", "checkmark", "times", "cdot",
+           "bullet", "circ", "diamond", "triangle", "blacktriangle", "S", "P", "sharp", "flat",
+           "infty", "emptyset", "dots", "ldots", "cdots", "quad", "qquad", "nabla", "partial"}
+
+
 def plain(text: str) -> str:
     """LaTeX source as the plain text it typesets to (near enough to read numbers)."""
+    return _typeset(LONE_MACRO.sub(
+        lambda match: _typeset(match.group(0)) or (
+            "" if match.group(1) in SYMBOLS else match.group(1)), text))
+
+
+def _typeset(text: str) -> str:
     text = DROPPED.sub(" ", LENGTH.sub(" ", BOX.sub(" ", text)))
     for pattern, replacement in SIMPLE:
         text = pattern.sub(replacement, text)

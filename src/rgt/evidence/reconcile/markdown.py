@@ -5,7 +5,8 @@ Fenced, indented and inline code (and reST ``::`` literal blocks), HTML comments
 matter are not read: code is what a reader types (commands, configs), not what the results say.
 Links keep their text, not their URL; HTML entities read as their characters (``&plusmn;``).
 A table's caption is the paragraph just above it that reads ``Table…`` or introduces it (ends
-with a colon), or the line just below that reads ``Table…``.
+with a colon), or the line just below that reads ``Table…``; in a MyST ``{table}`` directive,
+its argument.
 """
 
 from __future__ import annotations
@@ -22,6 +23,12 @@ from rgt.evidence.reconcile.latex import latex_blocks, plain
 from rgt.evidence.reconcile.text import marks
 
 FENCE = re.compile(r"^\s*(```|~~~)")
+# a MyST directive (Jupyter Book): ```` ```{table} Caption ```` holds Markdown, read as such;
+# the ones holding code or math stay code
+DIRECTIVE = re.compile(r"^\s*(`{3,}|~{3,})\{([\w:-]+)\}\s*(.*?)\s*$")
+CODE_DIRECTIVES = {"code", "code-block", "code-cell", "sourcecode", "literalinclude", "math",
+                   "eval-rst", "raw", "mermaid", "glue:figure", "toctree"}
+DIRECTIVE_OPTION = re.compile(r"^\s*:[\w-]+:")
 HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 # a delimiter row: one hyphen a cell is enough (GFM), ``| - | - |``, but then it has pipes
@@ -47,8 +54,10 @@ DETAILS = 7
 OUTPUT_INTRO = re.compile(r"\b(?:should\s+(?:give|print|output|show|see)|gives|outputs?|prints|"
                           r"you\s+(?:should|will)\s+see|expected\s+output)\b[^.]*:\s*$"
                           r"|^\W*results?\b[^.]*:\s*$", re.I)  # "Results (10 epochs):"
-# inline math with a command, as GitHub renders it (``$\\Delta$ Acc (%)``: Δ Acc (%))
-MATH = re.compile(r"(?<![\\$])\$(?=\\)[^$\n]+?\$")
+# inline math with a command, as GitHub renders it (``$\\Delta$ Acc (%)``: Δ Acc (%)), or
+# a number's (``$84.2\\pm0.3$``, ``$53\\%$``, ``$10$``: MyST, Quarto), not two prices
+MATH = re.compile(r"(?<![\\$])\$(?:(?=\\)[^$\n]+?|[-+\u2212]?\d[\d.,]*"
+                  r"(?:\s*(?:\\[a-zA-Z]+|\\%|[-+\u2212%^_{}()])\s*[\d.,]*)*)\$(?!\d)")
 CODE_COMMENT = re.compile(r"^\s*#+\s?(.*\S)\s*$")  # a shell or Python comment
 POINTS_BACK = re.compile(r"\s*(?:this|it|these|that|they)\b", re.IGNORECASE)
 CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
@@ -73,6 +82,8 @@ HELD = 0xE000
 HELD_BACK = re.compile("[\ue000-\ue07f]")
 INLINE = [
     (LINK, r"\1"),  # links and images: their text
+    # LaTeX's text commands in Markdown written for a LaTeX build (``\texttt{PAF} (ours)``)
+    (re.compile(r"\\(?:texttt|textbf|textit|textsc|textrm|emph|bf|it)\{([^{}]*)\}"), r"\1"),
     # a venue citation, [CVPR'17], names a paper between a row label's words: not a name
     (re.compile(r"\[\s*[A-Za-z][\w-]*\s*'\d{2}\s*\]"), " "),
     (re.compile(r"<[^>]+>"), " "),  # HTML tags
@@ -179,6 +190,8 @@ class MarkdownReader:
         self.code_may_follow = True  # after a blank line (not in a list) or an rst "::"
         self.in_list = False
         self.after_code = False  # the last block was code a paragraph introduced
+        self.directives: list[str] = []  # the closing fences of the MyST directives open
+        self.directive_caption = ""  # the argument of the ``{table}`` directive open
 
     def read(self) -> list[Paragraph | Table]:
         """The document's blocks."""
@@ -200,7 +213,11 @@ class MarkdownReader:
         self.index += 1
 
     def _step(self, line: str) -> None:
-        if FENCE.match(line):
+        if self.directives and line.strip() == self.directives[-1]:
+            self._close_directive()
+        elif self._is_directive(line):
+            self._directive(DIRECTIVE.match(line))
+        elif FENCE.match(line):
             self._fenced(line)
         elif line.lstrip().startswith("<!--"):
             self.blocks.close()
@@ -223,6 +240,33 @@ class MarkdownReader:
         else:
             self._text(line)
             self.index += 1
+
+    @staticmethod
+    def _is_directive(line: str) -> bool:
+        match = DIRECTIVE.match(line)
+        return match is not None and match.group(2) not in CODE_DIRECTIVES
+
+    def _directive(self, match: re.Match) -> None:
+        """A MyST directive holding Markdown (``{table}``, ``{note}``, ``{margin}``): its body
+        is read as the document's, its options (``:name: table:results``) are not; a table's
+        argument is its caption, another's a line of text (an admonition's title)."""
+        self.blocks.close()
+        self.directives.append(match.group(1))
+        name, argument = match.group(2), match.group(3)
+        if name == "table":
+            self.directive_caption = inline(argument)
+        elif argument:
+            self.blocks.prose(self.index + 1, inline(argument))
+            self.blocks.close()
+        self.index += 1
+        while self.index < len(self.lines) and DIRECTIVE_OPTION.match(self.lines[self.index]):
+            self.index += 1
+
+    def _close_directive(self) -> None:
+        self.directives.pop()
+        self.directive_caption = ""
+        self.blocks.close()
+        self.index += 1
 
     def _fenced(self, line: str) -> None:
         """Code is not read, but a block a line presents as output (``This should give:``)
@@ -354,7 +398,10 @@ class MarkdownReader:
             "|" in following or "--" in following)
 
     def _caption(self) -> str:
-        """The paragraph just above the table, or the line just below, if it reads ``Table…``."""
+        """The paragraph just above the table, or the line just below, if it reads ``Table…``;
+        in a ``{table}`` directive, its argument."""
+        if self.directive_caption:
+            return self.directive_caption
         before = self._just_above(self.table_line)
         after = next((inline(line) for line in self.lines[self.index:] if line.strip()), "")
         if _captions(before) or self._titles(before):

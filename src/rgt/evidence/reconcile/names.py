@@ -253,6 +253,7 @@ def alias_key(alias: str) -> str:
 def _rendered(alias: str) -> str:
     if RST_MARKUP.search(alias):
         return rst_inline(alias, names=True)
-    if "\\" in alias or "$" in alias:
+    if ("\\" in alias or "$" in alias) and not re.fullmatch(r"[^$\\]*(?:\\\|[^$\\]*)+", alias):
         return plain(alias)
-    return inline(alias, names=True) if re.search(r"`|\*\*|__|<\w", alias) else alias
+    # Markdown's marks, and a pipe table's escaped bar (``Acceptance\|B``: Acceptance|B)
+    return inline(alias, names=True) if re.search(r"`|\*\*|__|<\w|\\\|", alias) else alias
