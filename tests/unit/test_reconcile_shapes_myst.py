@@ -89,13 +89,13 @@ ADULT = [alias_claim("adult", f"{key}_xtilde", metric, value,
          for k, (key, name) in enumerate(NAMES.items())
          for metric, value, label in (("accuracy", 84.2 - k / 10, "Accuracy"),
                                       ("eq_opp", 5.6 - k, "Eq. Opp"))]
-SPANS = r"""```{table} Results of training multiple classifiers on the Adult dataset, with $\x$ the original input and $\xtilde$ our fair representation.
+SPANS = r"""```{table} Results of training multiple classifiers on the Adult dataset.
 :name: table:benchmarking
-|                  |   original $\x$   |                 | fair interpretable $\xtilde$ |                  |
-|------------------|:-----------------:|:---------------:|:----------------------------:|:----------------:|
-|                  |      Accuracy     |     Eq. Opp     |           Accuracy           |      Eq. Opp     |
-| 1: $\texttt{LR}$ |   $85.1\pm0.2$    |  $9.2\pm2.3$    |         $84.2\pm0.3$         |  $5.6\pm2.5$     |
-| 2: $\texttt{SVM}$|   $85.0\pm0.2$    |  $8.2\pm2.3$    |         $84.1\pm0.3$         |  $4.6\pm2.8$     |
+|                   | original $\x$ |             | fair interpretable $\xtilde$ |             |
+|-------------------|:-------------:|:-----------:|:----------------------------:|:-----------:|
+|                   |    Accuracy   |   Eq. Opp   |           Accuracy           |   Eq. Opp   |
+| 1: $\texttt{LR}$  | $85.1\pm0.2$  | $9.2\pm2.3$ |         $84.2\pm0.3$         | $5.6\pm2.5$ |
+| 2: $\texttt{SVM}$ | $85.0\pm0.2$  | $8.2\pm2.3$ |         $84.1\pm0.3$         | $4.6\pm2.8$ |
 ```
 """
 
