@@ -6,6 +6,8 @@ ones the evidence's aliases name (``Baseline``, ``Cutout`` beside ``Fast AutoAug
 
 from __future__ import annotations
 
+import re
+
 from rgt.evidence.reconcile.aliases import alias_sets
 from rgt.evidence.reconcile.blocks import Table
 from rgt.evidence.reconcile.names import is_comparison
@@ -66,8 +68,14 @@ POINT_WORDS = {"seed", "run", "trial", "fold", "mean", "avg", "average", "median
 
 
 def _leftover(text: str, vocabulary: Vocabulary) -> int:
-    """How many words of ``text`` no name covers (``Fine-tune`` in ``RoBERTa base Fine-tune``)."""
-    return sum(word not in POINT_WORDS for word in vocabulary.uncovered(text))
+    """How many words of ``text`` no name covers (``Fine-tune`` in ``RoBERTa base Fine-tune``,
+    the sentence's ``S`` in ``S.Err`` beside ``Err``)."""
+    return sum(word not in POINT_WORDS for word in vocabulary.uncovered(text)) + len(
+        PREFIX_LETTER.findall(text))
+
+
+# a capital glued to a name by a period: ``S.Err`` (sentence error rate) beside ``Err``
+PREFIX_LETTER = re.compile(r"(?<![\w.])[A-Z]\.(?=[A-Za-z]{2})")
 
 
 def _named_claims(text: str, claims: list[dict], vocabulary: Vocabulary) -> frozenset[str]:

@@ -3,15 +3,17 @@
 Section titles underlined (and perhaps overlined) with punctuation, their level the order in
 which each style first appears; grid tables (``+----+`` borders, ``+====+`` under the header
 rows; a border across some columns only ends their rows, the cell the others hold spanning
-the rows it borders), simple tables (``====  ====`` borders) and list tables (``..
-list-table::``, a row per ``* -`` item); hyperlinks `` `text <url>`_ ``
-read as their text, ``literals`` as their content, escapes as what they escape; comments
-(``.. anything``) not read, a directive's body (``.. note::``) read as prose. Everything else
-reads as Markdown does.
+the rows it borders), simple tables (``====  ====`` borders), list tables (``..
+list-table::``, a row per ``* -`` item) and CSV tables (``.. csv-table::``, its ``:header:``
+option the header, a row per indented line of comma-separated, quoted values); hyperlinks
+`` `text <url>`_ `` read as their text, ``literals`` as their content, escapes as what they
+escape; comments (``.. anything``) not read, a directive's body (``.. note::``) read as prose.
+Everything else reads as Markdown does.
 """
 
 from __future__ import annotations
 
+import csv
 import re
 
 from rgt.evidence.reconcile.blocks import Cell, Paragraph, Table
@@ -23,6 +25,7 @@ SIMPLE_BORDER = re.compile(r"^\s*=+(?:\s+=+)+\s*$")
 COMMENT = re.compile(r"^\.\.(?:\s|$)(?!.*::)")
 DIRECTIVE = re.compile(r"^\.\.\s+[\w-]+::")
 LIST_TABLE = re.compile(r"^\.\.\s+list-table::\s*(.*)$")
+CSV_TABLE = re.compile(r"^\.\.\s+csv-table::\s*(.*)$")
 OPTION = re.compile(r"^\s+:([\w-]+):\s*(.*)$")
 ROW_ITEM = re.compile(r"^\s*\*\s+-\s+(.*)$")  # ``* - v1-12``: a row and its first cell
 CELL_ITEM = re.compile(r"^\s*-\s+(.*)$")  # ``  - 96.6%``: the row's next cell
@@ -63,6 +66,8 @@ class RstReader(MarkdownReader):
             self._title()
         elif LIST_TABLE.match(line):
             self._list_table()
+        elif CSV_TABLE.match(line):
+            self._csv_table()
         elif COMMENT.match(line):
             self._skip_comment()
         elif DIRECTIVE.match(line):
@@ -109,16 +114,43 @@ class RstReader(MarkdownReader):
             self.lines, self.index, lambda text: rst_inline(text, names=True))
         self.blocks.table(Table(header, rows, self._caption()))
 
-    def _list_table(self) -> None:
-        """A ``list-table`` directive: its title the caption (else the paragraph above), its
-        ``:header-rows:`` the header, then a row per ``* -`` item, a cell per ``-`` item."""
-        start, title = self.index, rst_inline(LIST_TABLE.match(self.lines[self.index]).group(1))
+    def _options(self) -> dict[str, tuple[int, str]]:
+        """A directive's options (``:header-rows: 1``) from the line after it: each one's line
+        number and value."""
         self.index += 1
         options = {}
         while self.index < len(self.lines) and OPTION.match(self.lines[self.index]):
             name, value = OPTION.match(self.lines[self.index]).groups()
-            options[name] = value.strip()
+            options[name] = (self.index + 1, value.strip())
             self.index += 1
+        return options
+
+    def _csv_table(self) -> None:
+        """A ``csv-table`` directive: its title the caption (else the paragraph above), its
+        ``:header:`` the header (else ``:header-rows:`` of its rows), then a row per line."""
+        start, title = self.index, rst_inline(CSV_TABLE.match(self.lines[self.index]).group(1))
+        options = self._options()
+        rows = []
+        while self.index < len(self.lines) and (
+                not self.lines[self.index].strip() or self.lines[self.index][0] in " \t"):
+            if self.lines[self.index].strip():
+                rows.append(_csv_cells(self.lines[self.index], self.index + 1))
+            self.index += 1
+        if "header" in options:
+            rows.insert(0, _csv_cells(options["header"][1], options["header"][0]))
+            count = 1
+        else:
+            count = int(options.get("header-rows", (0, "0"))[1] or 0)
+        width = max([len(row) for row in rows] + [0])
+        self.table_line = start + 1
+        self.blocks.table(Table(header_texts(rows[:count], width), rows[count:],
+                                title or self._caption()))
+
+    def _list_table(self) -> None:
+        """A ``list-table`` directive: its title the caption (else the paragraph above), its
+        ``:header-rows:`` the header, then a row per ``* -`` item, a cell per ``-`` item."""
+        start, title = self.index, rst_inline(LIST_TABLE.match(self.lines[self.index]).group(1))
+        options = {name: value for name, (_, value) in self._options().items()}
         rows = self._list_rows()
         count = int(options.get("header-rows", "0") or 0)
         width = max([len(row) for row in rows] + [0])
@@ -179,6 +211,12 @@ class RstReader(MarkdownReader):
             if SIMPLE_BORDER.match(line):
                 return True
         return False
+
+
+def _csv_cells(line: str, number: int) -> list[Cell]:
+    """One line of a CSV table's rows (``"BYOL", "Res18", "0.887"``) as its cells."""
+    values = next(csv.reader([line.strip()], skipinitialspace=True), [])
+    return [Cell(rst_inline(value, names=True).strip(), number) for value in values]
 
 
 def _span(line: str, span: tuple[int, int], last: bool) -> str:

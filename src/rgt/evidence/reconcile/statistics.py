@@ -66,7 +66,11 @@ SEEDS = re.compile(
     rf"\b(?P<n>\d+|{'|'.join(WORDS)})[\s-]+"
     r"(?:(?:random|independent|different|distinct|separate|training)\s+){0,2}"
     r"(?:seeds?|runs?|trials?|restarts?|repetitions?|repeats?|train[-\s]?test\s+splits?|folds?)\b"
-    rf"{NOT_RUNS}|\bseeds?\s*[:=]\s*(?P<n2>\d+)\b",
+    rf"{NOT_RUNS}|\bseeds?\s*[:=]\s*(?P<n2>\d+)\b"
+    # ``by running 10 times``, ``repeated ten times``, ``carried out 5 times``: the runs
+    r"|\b(?:running|ran|run|repeated|repeating|repeat|carried\s+out|conducted|performed)\s+"
+    rf"(?:(?:it|them|each|every|all|the|experiments?|models?)\s+){{0,2}}(?P<n3>\d+|{'|'.join(WORDS)})"
+    r"\s+times\b(?!\s+(?:faster|slower|more|less|larger|smaller|higher|lower|fewer|as)\b)",
     re.IGNORECASE,
 )
 FILLER = re.compile(
@@ -142,7 +146,7 @@ def _seed_counts(text: str, taken: list[Statement]) -> list[Statement]:
     for match in SEEDS.finditer(text):
         if PARTIAL.search(text[:match.start()]):
             continue
-        group = "n" if match.group("n") else "n2"
+        group = next(name for name in ("n", "n2", "n3") if match.group(name))
         word = match.group(group)
         count = WORDS.get(word.lower()) or int(word)
         number = Number(match.group(0), float(count), 0, "", False, 1.0,

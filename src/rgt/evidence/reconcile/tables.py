@@ -34,6 +34,7 @@ def is_numeric(text: str) -> bool:
     mse=0.3924``)."""
     if ASSIGNED.match(text):
         return True
+    text = OTHERS_IN_CELL.sub(" ", text)  # another's number beside ours: the cell is ours
     if WORD_FIRST.match(text) and not NAMED_NUMBER.match(text):
         return False  # a name with digits (``K400``): a unit's letter follows its number
     rest = NUMBER_TEXT.sub(" ", NEXT_NAMED.sub(" ", NAMED_NUMBER.sub("", text)))
@@ -104,13 +105,19 @@ CROSS = re.compile(r"\s*[\u2717\u2718\u00d7\u2715]\s*")  # a ✗: it is not
 # a cell written as a sentence, a note beside the row (``Although this schedule is better, the
 # final self critical results are similar.``): it comments on the row, it does not name it
 NOTE = re.compile(r"^(?=(?:\S+\s+){5})[^.!?]*\w.*[.!?]$", re.DOTALL)
+# a column of such notes (``Remarks``: ``hidden_size=64, weight_decay=0.0005``, ``1e-4 for
+# Citeseer``): its settings and the datasets it names are no name of the row, unless it says
+# what the row's marks mean (``*: w/ guiding  **: w/o guiding``, the marks read as emphasis)
+NOTE_HEADER = re.compile(r"^\s*(?:remarks?|notes?|comments?)\s*$", re.I)
+MARK_LEGEND = re.compile(r"(?:^|\s)[*\u2020\u2021]*:\s")
 
 
 def _label(table: Table, column: int, text: str) -> str:
     """A label cell as the row's name; a seed column's cell keeps its header (``seed 0``); a
-    ✓ under ``with registers`` names the row by that header, a ✗ by nothing; a note, nothing."""
+    ✓ under ``with registers`` names the row by that header, a ✗ by nothing; a note (or a cell
+    under ``Remarks``), nothing."""
     header = _header(table, column)
-    if NOTE.match(text.strip()):
+    if NOTE.match(text.strip()) or NOTE_HEADER.match(header) and not MARK_LEGEND.search(text):
         return ""
     if CHECK.fullmatch(text) and header:
         return header
@@ -319,10 +326,16 @@ OTHERS_HEADER = re.compile(r"\([^()]*\b(?:reported|published|paper|original|offi
                            re.IGNORECASE)
 
 
+# a parenthesis in a cell naming whose its number is: ``0.834 (paper: 0.830)``
+OTHERS_IN_CELL = re.compile(r"\(\s*(?:paper|reported|published|original|official)\b\s*[:=]?\s*"
+                            r"[-+\u2212]?\d[^()]*\)", re.IGNORECASE)
+
+
 def others_in_parentheses(names: str, text: str) -> str:
     """A cell ``51.8 (51.5)`` where the header or caption (``names``) says the parentheses
-    hold another's number (``(darknet-reported mAP@0.5)``): the parenthesis blanked out (the
-    same length: offsets hold), the cell's number ours."""
+    hold another's number (``(darknet-reported mAP@0.5)``), or ``0.834 (paper: 0.830)``: the
+    parenthesis blanked out (the same length: offsets hold), the cell's number ours."""
+    text = OTHERS_IN_CELL.sub(lambda found: " " * len(found.group(0)), text)
     match = VALUE_AND_PARENTHESIS.match(text)
     if not OTHERS_HEADER.search(names) or match is None:
         return text
