@@ -353,8 +353,8 @@ def attribute(site: Site, claims: list[dict],
         return None
     wanted = kinds(site, statement, facets, vocabulary) if statement.part("value") else None
     if site.in_table and "variant" not in facets:
-        return unnamed_row(statement, facets, consistent(claims, facets, wanted)) if pinned \
-            else None
+        return unnamed_row(statement, facets, plainly_named(
+            site, consistent(claims, facets, wanted), vocabulary)) if pinned else None
     if wanted == {"difference"} and "variant" in facets:
         facets["variant"] = _widened(facets["variant"], claims, site, vocabulary)
     role = next((word for word in ("from", "to") if word in statement.form), "")
@@ -364,7 +364,10 @@ def attribute(site: Site, claims: list[dict],
         site, _candidates(site, claims, facets, wanted, role, vocabulary), facets, vocabulary)
     return statement, Attribution(
         plainly_named(site, named_inside(site, candidates, vocabulary), vocabulary),
-        consistent(claims, loosened(site, facets, vocabulary), wanted, role), strong, facets)
+        consistent(claims, loosened(site, facets, vocabulary), wanted, role), strong, facets,
+        unnamed=site.nameless)  # rows nothing names: any row's, resolved with its column
+
+
 
 
 VALUE = r"([-+\u2212]?\d[\d,]*(?:\.\d+)?)"

@@ -11,6 +11,7 @@ over ``22.4 / 6.3``) gives each number its name.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from rgt.evidence.reconcile.blocks import Cell, Table
 from rgt.evidence.reconcile.numbers import parse_number
@@ -194,6 +195,7 @@ def table_sites(table: Table) -> list[Site]:
     corner = " ".join(_header(table, j) for j in sorted(labels - marked) if j < first).strip()
     sites: list[Site] = []
     group, previous, spreads = "", {}, parenthesized_spreads(table)
+    nameless = rows_unnamed(table, labels)
     for row in table.rows:
         if _is_group(row, labels):
             group, previous = row[0].text.strip(), {}
@@ -211,7 +213,24 @@ def table_sites(table: Table) -> list[Site]:
             if j not in labels:
                 header = names_of[j] if j < len(names_of) else ""
                 sites += _cell_sites(table, cell, (label, corner), header, j, spreads)
-    return sites
+    return [replace(site, nameless=True) for site in sites] if nameless else sites
+
+
+DECIMAL = re.compile(r"\d\.\d")
+
+
+def rows_unnamed(table: Table, labels: set[int]) -> bool:
+    """Whether nothing names a table's rows: two or more, no label column, no group row and
+    no column of distinct cells without a decimal (``history size``: 0, 1, 2, all)."""
+    if labels or len(table.rows) < 2 or any(_is_group(row, labels) for row in table.rows):
+        return False
+    width = max(len(row) for row in table.rows)
+    return not any(_keys(table, j) for j in range(width))
+
+
+def _keys(table: Table, column: int) -> bool:
+    cells = [row[column].text for row in table.rows if column < len(row)]
+    return not any(DECIMAL.search(text) for text in cells) and len(set(cells)) == len(cells)
 
 
 BLANK = re.compile(r"\s+")  # only spaces between two statements: ``91.30±0.85 92.42±0.43``
@@ -243,7 +262,8 @@ def _named_next(text: str, left: Statement, right: Statement) -> tuple[int, int]
 
 
 IN_TURN = re.compile(r"\(\s*([^()/,]+?(?:\s*[/,]\s*[^()/,]+?)+)\s*\)"  # "(AUC,AP)"
-                     r"|(?:^|(?<=\s))([^\s/()]+(?:\s*/\s*[^\s/()]+)+)\s*$")  # "SQuAD 1.1 EM/F1"
+                     r"|(?:^|(?<=\s))([^\s/()]+(?:\s*/\s*[^\s/()]+)+)"  # "SQuAD 1.1 EM/F1"
+                     r"(?=\s*(?:\([^()/]*\))?\s*$)")  # a qualifier after: "mIoU/mAcc(ss)"
 
 
 def in_turn(header: str, count: int) -> tuple[str, list[str]]:
@@ -255,6 +275,8 @@ def in_turn(header: str, count: int) -> tuple[str, list[str]]:
                      (match.group(1) or match.group(2)).strip()) if match else []
     if count < 2 or len(names) != count:
         return header, [""] * count
+    if match.group(2) and header[match.end():].strip():
+        return header, names  # ``mIoU/mAcc/aAcc(ss)``: the whole header is an alias
     return (header[:match.start()] + " " + header[match.end():]).strip(), names
 
 
@@ -352,12 +374,27 @@ def _cell_sites(table: Table, cell: Cell, row: tuple[str, str], header: str,
     statements = find_statements(text, integers=True)
     header, names, parts = whole_and_parts(header, text, statements) or _in_turn(
         header, cell.text, statements)
+    split = len(set(parts)) == len(parts)  # (each number its part of the cell)
+    rows, corners = (row_in_turn(name, len(parts)) if split else [name] * len(parts)
+                     for name in (label, corner))
     return [Site(statement, ((0, cell.line),), where, (
         Level("cell", f"{cell.text[start:end]} {name}".rstrip(), statement.anchor - start, True),
         Level("column", header, None, True),
-        Level("row", label, None, True),
-        Level("corner", corner, None, True, names_variants=False),
+        Level("row", rows[i], None, True),
+        Level("corner", corners[i], None, True, names_variants=False),
         Level("caption", table.caption, None, False, names_variants=False),
         Level("scope", table.scope, None, False, names_variants=False),
     ), in_table=True, unit=unit, column=column)
-        for statement, (start, end), name in zip(statements, parts, names, strict=True)]
+        for i, (statement, (start, end), name) in enumerate(zip(statements, parts, names,
+                                                                strict=True))]
+
+
+LINE_BREAK = re.compile(r"\s+/\s+")  # a row label's line break (``Teacher <br> Student``)
+
+
+def row_in_turn(label: str, count: int) -> list[str]:
+    """A row label naming a cell's numbers in turn (``Teacher <br> Student`` beside ``75.61
+    <br> 73.26``): each number's part of it; the whole label for each when it has not
+    ``count`` parts."""
+    names = LINE_BREAK.split(label)
+    return names if count > 1 and len(names) == count else [label] * count
