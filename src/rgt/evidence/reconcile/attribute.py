@@ -368,8 +368,6 @@ def attribute(site: Site, claims: list[dict],
         unnamed=site.nameless)  # rows nothing names: any row's, resolved with its column
 
 
-
-
 VALUE = r"([-+\u2212]?\d[\d,]*(?:\.\d+)?)"
 FROM_TO = re.compile(rf"\bfrom\s+{VALUE}\s?%?\s+to\s+{VALUE}", re.IGNORECASE)
 

@@ -225,10 +225,11 @@ def rows_unnamed(table: Table, labels: set[int]) -> bool:
     if labels or len(table.rows) < 2 or any(_is_group(row, labels) for row in table.rows):
         return False
     width = max(len(row) for row in table.rows)
-    return not any(_keys(table, j) for j in range(width))
+    return not any(_tells_rows_apart(table, j) for j in range(width))
 
 
-def _keys(table: Table, column: int) -> bool:
+def _tells_rows_apart(table: Table, column: int) -> bool:
+    """A column of settings, one per row: its cells distinct, none a decimal (a result)."""
     cells = [row[column].text for row in table.rows if column < len(row)]
     return not any(DECIMAL.search(text) for text in cells) and len(set(cells)) == len(cells)
 
