@@ -326,7 +326,8 @@ def attribute(site: Site, claims: list[dict],
               vocabulary: Vocabulary) -> tuple[Statement, Attribution] | None:
     """The statement (retyped by its words or header) and its candidate claims; None when
     it is no claim's number."""
-    if excluded(site, _credits_ours(site, vocabulary)) or inside_a_name(site, vocabulary):
+    if excluded(site, _credits_ours(site, vocabulary), vocabulary) or inside_a_name(
+            site, vocabulary):
         return None
     claims = single_runs(site, claims)
     pinned = aliased(site, vocabulary)

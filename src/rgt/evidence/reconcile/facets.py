@@ -370,13 +370,14 @@ def the_papers(site: Site) -> bool:
                                                      is not None)
 
 
-def excluded(site: Site, credited: bool = False) -> bool:
+def excluded(site: Site, credited: bool = False, vocabulary: Vocabulary | None = None) -> bool:
     """One seed's (or epoch's) number, an ablation's, a superseded one, one quoted from a
     citation or labelled as the paper's, an end of a range, or one of a list of results: not
     a claim's. Looked for in the clause (or cell and row), a short opening phrase before it, a
     citation right after it (``95.3% (He et al., 2016)``), the sentence. ``credited``: the
     row's citation credits a name of ours (``Chroma~\\cite{chroma}``, a feature the paper's
-    own runs use), not the row's numbers."""
+    own runs use), not the row's numbers. An ablation's word inside one of ``vocabulary``'s
+    names (``w/o repeated aug``, an alias) names a run the evidence claims."""
     if in_a_list(site) or in_a_range(site) or the_papers(site) or _an_ablations_change(site):
         return True
     near = [level for level in site.levels if level.tier in ("clause", "cell", "row")]
@@ -384,12 +385,23 @@ def excluded(site: Site, credited: bool = False) -> bool:
         if SUPERSEDED.search(level.text + " " + level.before[-LEAD:]):
             return True
         intro = level.before if len(level.before) <= INTRO else ""
-        if (PER_POINT.search(level.text + " " + intro) or ABLATION.search(level.text + " " + intro)
+        if (PER_POINT.search(level.text + " " + intro)
+                or ABLATION.search(_outside_names(level.text + " " + intro, vocabulary))
                 or CITATION.search(level.text) and not (credited and level.tier == "row")):
             return True
         if CITATION.match(level.after.lstrip(" (")) or CITATION.match(level.after.lstrip()):
             return True
     return False
+
+
+def _outside_names(text: str, vocabulary: Vocabulary | None) -> str:
+    """``text`` with the names ``vocabulary`` finds in it blanked out."""
+    if vocabulary is None:
+        return text
+    folded = list(fold(text))
+    for hit in vocabulary.find(text):
+        folded[hit.start:hit.end] = " " * (hit.end - hit.start)
+    return "".join(folded)
 
 
 def _an_ablations_change(site: Site) -> bool:

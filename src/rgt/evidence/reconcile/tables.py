@@ -70,7 +70,7 @@ def label_columns(table: Table) -> set[int]:
 def _names_rows(table: Table, column: int) -> bool:
     numeric = _numeric_cells(table, column)
     if POINT_HEADER.match(_header(table, column)) or SIZE_HEADER.match(
-            _header(table, column)) or numeric == 0:
+            _header(table, column)) or numeric == 0 or _training_settings(table, column):
         return True
     filled = sum(column < len(row) and row[column].text.strip() != "" for row in table.rows)
     return _settings_only(table, column) or column == 0 and numeric * 2 < filled
@@ -89,6 +89,20 @@ def _settings_only(table: Table, column: int) -> bool:
     cells = [row[column].text for row in table.rows if column < len(row) and row[column].text]
     return bool(cells) and all(SETTING.fullmatch(text) for text in cells) and (any(
         "=" in text for text in cells) or all(SIZES.fullmatch(text) for text in cells))
+
+
+# a column of how each row was trained or evaluated (``Epoch``: ``800``, ``1600``; ``Iters``:
+# ``40K``; ``#Frame``: ``16x5x3``; ``Image resolution``: ``224``): a setting naming the rows
+SETTING_HEADER = re.compile(r"^\s*(?:#\s*)?(?:pre-?training\s+|training\s+)?(?:epochs?|iters?|"
+                            r"iterations|steps|frames?|(?:image|input|crop|img)\s+(?:size|"
+                            r"resolution)|resolution|batch\s+size)\s*$", re.I)
+
+
+def _training_settings(table: Table, column: int) -> bool:
+    """A column under a training setting's header (``Epoch``), none of its cells a decimal."""
+    cells = [row[column].text for row in table.rows if column < len(row)]
+    return bool(SETTING_HEADER.match(_header(table, column))) and not any(
+        DECIMAL.search(text) for text in cells)
 
 
 def _numeric_cells(table: Table, column: int) -> int:
@@ -192,7 +206,10 @@ def table_sites(table: Table) -> list[Site]:
     names_of = headers(table)
     first = min((j for j in range(len(table.header)) if j not in labels), default=0)
     marked = {j for j in labels if _marks_only(table, j)}  # its header names ✓ rows only
-    corner = " ".join(_header(table, j) for j in sorted(labels - marked) if j < first).strip()
+    # a setting's header (``batch size``) says how the rows ran, not what their numbers are
+    settings = {j for j in labels if _training_settings(table, j)}
+    corner = " ".join(_header(table, j) for j in sorted(labels - marked - settings)
+                      if j < first).strip()
     sites: list[Site] = []
     group, previous, spreads = "", {}, parenthesized_spreads(table)
     nameless = rows_unnamed(table, labels)
