@@ -4,7 +4,7 @@ OpenSSH host through the shipped autodl profile.
 The commands are read from README.md itself, so the section cannot drift from what is tested;
 only the alias (``gpubox``), the interpreter's path and the run id are substituted. The alias
 lives in ``~/.ssh/config`` as the README says (the commands run with a home directory of the
-test's own), and AutoDL's durable disk is a directory of the test's (the project's own
+test's own), and AutoDL's durable disk is a directory on the loopback host's disk (the project's own
 ``config/platforms/autodl.yaml`` overrides the fact), so the remote root the record gets is the
 default the README describes: ``<durable dir>/rgt/<project>``.
 """
@@ -69,7 +69,7 @@ def walk(tmp_path_factory):
     shutil.copytree(ROOT / "rules", project / "rules")
     shutil.copy(ROOT / "Snakefile", project / "Snakefile")
     shutil.copytree(ROOT / "config" / "platforms", project / "config" / "platforms")
-    durable = base / "autodl-tmp"
+    durable = host.disk / "autodl-tmp"  # the rented machine's: released with it, watchdog too
     facts = project / "config" / "platforms" / "autodl.yaml"
     facts.write_text(facts.read_text().replace("/root/autodl-tmp", str(durable)))
     config = yaml.safe_load(TINY.read_text())
