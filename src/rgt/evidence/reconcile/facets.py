@@ -396,12 +396,7 @@ def excluded(site: Site, credited: bool = False, vocabulary: Vocabulary | None =
 
 def _outside_names(text: str, vocabulary: Vocabulary | None) -> str:
     """``text`` with the names ``vocabulary`` finds in it blanked out."""
-    if vocabulary is None:
-        return text
-    folded = list(fold(text))
-    for hit in vocabulary.find(text):
-        folded[hit.start:hit.end] = " " * (hit.end - hit.start)
-    return "".join(folded)
+    return text if vocabulary is None else vocabulary.blanked(text)
 
 
 def _an_ablations_change(site: Site) -> bool:

@@ -182,12 +182,16 @@ class Vocabulary:
         key = self._matched_phrase(folded[start:end])
         return Hit(start, end, self.phrases[key], frozenset(self.implied.get(key, ())))
 
+    def blanked(self, text: str) -> str:
+        """``text`` (folded) with every name found in it blanked out."""
+        rest = list(fold(text))
+        for hit in self.find(text):
+            rest[hit.start:hit.end] = " " * (hit.end - hit.start)
+        return "".join(rest)
+
     def uncovered(self, phrase: str) -> list[str]:
         """The words of ``phrase`` (two letters or more) that no name covers."""
-        rest = list(fold(phrase))
-        for hit in self.find(phrase):
-            rest[hit.start:hit.end] = " " * (hit.end - hit.start)
-        return re.findall(r"[^\W\d_]{2,}", "".join(rest))
+        return re.findall(r"[^\W\d_]{2,}", self.blanked(phrase))
 
     def only(self, phrase: str, facet: str, *others: str) -> bool:
         """Whether ``phrase`` is nothing but names of ``facet`` (``Acc.``, ``Top-1 Error``),
