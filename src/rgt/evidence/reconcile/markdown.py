@@ -68,6 +68,8 @@ FILE_SPAN = re.compile(r".*\.(?:py|sh|ya?ml|json|txt|md|rst|cfg|ini|toml|ipynb|c
                        r"ckpt|bin|h5|npz|pkl|zip|tar|gz|tgz)\s*", re.IGNORECASE)
 BARE_NUMBER = re.compile(r"\s*[-+\u2212]?\d[\d,]*(?:\.\d+)?\s*%?\s*")
 LINK = re.compile(r"!?\[([^\]]*)\]\(([^)]*)\)")
+SITE_NAME = re.compile(r"\s*(?:[a-z][\w-]*\.)+(?:dev|ai|com|io|org|net|co)\s*")  # a host's name
+NUMBER_FIRST = re.compile(r"\s*[-+\u2212]?\d[\d,]*(?:\.\d+)?\s*%?\s*[,;]")  # ``98.72%, …``
 # a link's text that says only that it links, to a run's configuration: its target names the
 # run (a checkpoint's ``[Download]`` does not: its file's name holds its scores, ``top1_3.52``)
 BARE_LINK_TEXT = re.compile(r"\s*(?:link|here|config|cfg|yaml|yml|script)\s*", re.IGNORECASE)
@@ -95,8 +97,11 @@ INLINE = [
 
 def _link_name(match: re.Match) -> str:
     """In a table, a link whose text names nothing (``[link](scinet_etth1_l48_h24.yml)``) reads
-    as its target's file name; any other link as its text."""
+    as its target's file name, one whose text is a site's name (``tensorboard.dev``) as
+    nothing; any other link as its text."""
     text, target = match.groups()
+    if SITE_NAME.fullmatch(text):
+        return " "  # ``[tensorboard.dev](…)``: the site it links to, no name of the run's
     name = target.strip().rstrip("/").rsplit("/", 1)[-1]
     if not BARE_LINK_TEXT.fullmatch(text) or not name or re.search(r"\d\.\d", name) or \
             DOWNLOAD.search(name):
@@ -131,7 +136,9 @@ def inline(text: str, names: bool = False) -> str:
     text = MATH.sub(lambda match: plain(match.group(0)), text)
     text = ESCAPED.sub(lambda match: chr(HELD + ord(match.group(1))), text)
     if names:
-        text = LINK.sub(_link_name, text)
+        # a link after a cell's number points at its logs (``98.72%, [tb.dev](…)``): no name
+        text = LINK.sub(" ", text) if NUMBER_FIRST.match(text) \
+            else LINK.sub(_link_name, text)
     for pattern, replacement in INLINE:
         text = pattern.sub(replacement, text)
     return marks(html.unescape(HELD_BACK.sub(lambda match: chr(ord(match.group(0)) - HELD), text)))

@@ -36,6 +36,8 @@ def is_numeric(text: str) -> bool:
     if ASSIGNED.match(text):
         return True
     text = OTHERS_IN_CELL.sub(" ", text)  # another's number beside ours: the cell is ours
+    if LEADING_NUMBER.match(text):
+        text = ACCELERATOR.sub(" ", text)  # where it ran: ``98.72%, 3.9h (A100)``
     if WORD_FIRST.match(text) and not NAMED_NUMBER.match(text):
         return False  # a name with digits (``K400``): a unit's letter follows its number
     rest = NUMBER_TEXT.sub(" ", NEXT_NAMED.sub(" ", NAMED_NUMBER.sub("", text)))
@@ -52,6 +54,11 @@ UNIT_WORDS = {"pp", "M", "K", "B", "G", "T", "x", "CI", "s", "ms", "h", "min"}
 AGGREGATE_WORDS = {"best", "worst", "last", "run", "runs", "seed", "seeds", "median", "mean",
                    "average", "avg", "of", "over", "std"}
 LEADING_NUMBER = re.compile(r"\s*(?:\*\*)?[~\u2248]?\s*[-+\u2212]?\d")
+
+
+# the accelerator a result was measured on, in parentheses: ``(A100)``, ``(8x V100)``
+ACCELERATOR = re.compile(r"\(\s*(?:\d+\s*[x\u00d7]\s*)?(?:[AHVPTKL]\d{2,3}|RTX\s?\d{4}|"
+                         r"TPU\s?v\d\w*)\s*\)")
 
 
 POINT_HEADER = re.compile(r"^\s*(?:seed|run|fold|trial)(?:\s*(?:id|#|no\.?))?\s*$", re.I)
@@ -93,9 +100,11 @@ def _settings_only(table: Table, column: int) -> bool:
 
 # a column of how each row was trained or evaluated (``Epoch``: ``800``, ``1600``; ``Iters``:
 # ``40K``; ``#Frame``: ``16x5x3``; ``Image resolution``: ``224``): a setting naming the rows
-SETTING_HEADER = re.compile(r"^\s*(?:#\s*)?(?:pre-?training\s+|training\s+)?(?:epochs?|iters?|"
-                            r"iterations|steps|frames?|(?:image|input|crop|img)\s+(?:size|"
-                            r"resolution)|resolution|batch\s+size)\s*$", re.I)
+SETTING_WORDS = r"(?:#\s*)?(?:pre-?training\s+|training\s+|total_|warmup_)?(?:epochs?|iters?|" \
+          r"iterations|steps|frames?|(?:image|input|crop|img)\s+(?:size|resolution)|" \
+          r"resolution|batch\s+size)"
+# ``total_steps / warmup_steps`` over ``500 / 50``: two settings a cell
+SETTING_HEADER = re.compile(rf"^\s*{SETTING_WORDS}(?:\s*/\s*{SETTING_WORDS})?\s*$", re.I)
 
 
 def _training_settings(table: Table, column: int) -> bool:
