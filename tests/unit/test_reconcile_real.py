@@ -41,7 +41,7 @@ def test_the_dev_part_scores_as_its_rules_were_left():
 
 def test_the_held_out_part_scores_no_worse_than_when_it_was_scored():
     score = score_real("heldout")  # scored once, after the last rule change (its README)
-    assert score["found"] >= 34 and score["planted"] == 34
+    assert score["found"] >= 34 and score["planted"] == 35
     assert score["known"] == 0  # none of its sources disagrees with itself
     kinds = _kinds(score)  # scored: no false report on either copy
     assert kinds["drifted"].get("drift", 0) == 0 and kinds["drifted"].get("unmapped", 0) == 0
