@@ -33,7 +33,7 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (1272, 1272, 1426)
+    assert (score["found"], score["found_exact"], score["planted"]) == (1307, 1307, 1461)
     assert (score["known_found"], score["known"]) == (28, 48)
     assert _kinds(score) == {"drifted": {"drift": 18, "unmapped": 14},
                              "clean": {"drift": 18, "unmapped": 8}}

@@ -17,6 +17,7 @@ class Paragraph:
     text: str = ""
     starts: list[tuple[int, int]] = field(default_factory=list)
     scope: str = ""
+    note: str = ""  # a footnote's: the table row its mark points to (``with_notes``)
 
     def add(self, line: int, text: str) -> None:
         """Append one line of prose."""
@@ -97,7 +98,43 @@ class Blocks:
     def done(self) -> list[Paragraph | Table]:
         """Every block, in document order."""
         self.close()
-        return self.items
+        return with_notes(self.items)
+
+
+# a footnote's mark, glued to a table cell's number (``**85.5**\\*``, ``28.20†``, LaTeX's
+# ``$^*$``) and opening the note under the table (``\\* To the best of our knowledge, the
+# model … 85.5%``); a leading emoji (``:astonished:``) is decoration
+MARK = r"\^?[*\u2020\u2021\u00a7\u00b6]+"
+MARKED_NUMBER = re.compile(rf"\d\s?({MARK})$")
+NOTE_OPENING = re.compile(rf"^(?:\s*:[a-z_]+:)*\s*({MARK})\s*(?=[^\W\d_])")
+
+
+def with_notes(items: list[Paragraph | Table]) -> list[Paragraph | Table]:
+    """The blocks, each paragraph that opens with a footnote's mark under a table (the same
+    headings above both) noting the one row whose number carries that mark."""
+    table = None
+    for item in items:
+        if isinstance(item, Table):
+            table = item
+        elif table is not None and item.scope == table.scope:
+            item.note = noted_row(table, item.text)
+    return items
+
+
+def noted_row(table: Table, text: str) -> str:
+    """What a note opening ``text`` is about: the name of the row whose number carries its
+    mark, and that cell's column head; nothing when no row or more than one does."""
+    opening = NOTE_OPENING.match(text)
+    if opening is None:
+        return ""
+    mark = opening.group(1).lstrip("^")
+    marked = [(row, j) for row in table.rows for j, cell in enumerate(row) if j and (
+        match := MARKED_NUMBER.search(cell.text)) and match.group(1).lstrip("^") == mark]
+    if len({id(row) for row, _ in marked}) != 1:
+        return ""
+    row, column = marked[0]
+    head = table.header[column] if column < len(table.header) else ""
+    return f"{row[0].text} {head}".strip()
 
 
 # a setting's name with its value's letter: ``k-way`` (5 → ``5-way``), ``top-k`` (5 → ``top-5``)

@@ -118,6 +118,8 @@ def _prose_site(paragraph: Paragraph, statement: Statement, sentences: list[tupl
                     before=text[s_start:c_start], after=text[c_end:s_end])]
     if named:  # the name its sentence gives it in turn: as near as its clause
         levels.append(Level("turn", named, None, True))
+    if paragraph.note:  # a footnote's: the row its mark points to, as near as its clause
+        levels.append(Level("note", paragraph.note, None, True))
     levels.append(Level("sentence", text[s_start:s_end], anchor - s_start, False))
     refers_back = ANAPHORA.search(text[s_start:s_end]) is not None
     levels += [Level("paragraph", text[start:end], None, False, names_variants=refers_back,
