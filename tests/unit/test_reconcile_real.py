@@ -33,10 +33,10 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (1321, 1321, 1482)
+    assert (score["found"], score["found_exact"], score["planted"]) == (1331, 1331, 1482)
     assert (score["known_found"], score["known"]) == (32, 56)
-    assert _kinds(score) == {"drifted": {"drift": 19, "unmapped": 15},
-                             "clean": {"drift": 19, "unmapped": 9}}
+    assert _kinds(score) == {"drifted": {"drift": 13, "unmapped": 16},
+                             "clean": {"drift": 13, "unmapped": 9}}
 
 
 def test_the_held_out_part_scores_no_worse_than_when_it_was_scored():
@@ -99,6 +99,17 @@ def test_each_drifted_copy_is_what_the_planting_script_writes(project):
     key = yaml.safe_load((project / "expected.yaml").read_text())
     changed = changed_lines(project / "clean", project / "drifted")
     assert changed == {(item["file"], item["line"]) for item in key["drifts"]}
+
+
+def test_every_comparison_s_value_is_its_difference_in_the_metric_s_direction():
+    """A comparison's ``value`` is positive = better: its ``difference`` (candidate −
+    baseline) for a higher-is-better metric, the difference turned round for a lower one."""
+    for evidence in REAL.glob("*/*/EVIDENCE.json"):
+        for claim in json.loads(evidence.read_text())["claims"]:
+            if claim.get("difference") is not None and claim.get("value") is not None:
+                sign = 1 if claim.get("direction", "higher") == "higher" else -1
+                assert claim["value"] == pytest.approx(sign * claim["difference"]), (
+                    evidence.parent.name, claim["id"])
 
 
 def test_every_annotated_site_is_on_its_line():

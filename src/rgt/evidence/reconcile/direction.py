@@ -22,7 +22,7 @@ DIRECTIONS = {
 # Right after a number (``0.081 higher``) a comparative says the direction.
 AFTER_WORDS = {"higher": "up", "larger": "up", "more": "up", "lower": "down",
                "smaller": "down", "less": "down", "fewer": "down", "better": "better",
-               "worse": "worse"}
+               "worse": "worse", "ahead": "better", "behind": "worse"}  # a ranking's
 OPPOSITE = {"better": "worse", "worse": "better", "up": "down", "down": "up"}
 # Each word and its opposite, in the same grammatical form (used both ways).
 ANTONYMS = [
@@ -37,11 +37,12 @@ ANTONYMS = [
     ("larger", "smaller"), ("more", "less"), ("reduces", "increases"), ("reduce", "increase"),
     ("reduced", "increased"), ("reducing", "increasing"), ("reduction", "increase"),
     ("drops", "rises"), ("drop", "rise"), ("declines", "rises"), ("degrades", "improves"),
-    ("costs", "gains"), ("fewer", "more"),
+    ("costs", "gains"), ("fewer", "more"), ("ahead", "behind"),
 ]
 FALLBACK = {"better": "improves", "worse": "worsens", "up": "raises", "down": "lowers"}
 AFTER = re.compile(rf"\s*(?:pp\b|points?\b|%)?\s*(?P<word>{'|'.join(AFTER_WORDS)})\b",
                    re.IGNORECASE)
+AFTER_A_NUMBER = re.compile(r"\d\s*%?\s*(?:pp\b|points?\b)?\s*$", re.IGNORECASE)
 POSITIVE_IS_BETTER = re.compile(
     r"(?:\bpositive|\+)\s*(?:differences?|diffs?|values?|numbers?|signs?|deltas?)?\s*"
     r"(?:=|means?|is|are|indicates?|denotes?)\s*(?:an?\s+)?(?:better|improvements?)\b",
@@ -56,10 +57,12 @@ def declares_positive_is_better(text: str) -> bool:
 def direction_words(before: str, after: str) -> set[str]:
     """The word nearest a number that gives it a direction, as ``{name, "word:<text>"}``:
     the last one in its clause before it, else a comparative right after it (``0.081
-    higher``: a difference, then)."""
+    higher``: a difference, then). A comparative right after an earlier number is that
+    number's (``17.9% lower than the first and 2.5% better than the last``)."""
     clause = re.split(r"[,;]|\.\s", before)[-1]
     found = [(match.start(), name, match.group(0)) for name, words in DIRECTIONS.items()
-             for match in re.finditer(rf"\b(?:{words})\b", clause, re.IGNORECASE)]
+             for match in re.finditer(rf"\b(?:{words})\b", clause, re.IGNORECASE)
+             if not AFTER_A_NUMBER.search(clause[:match.start()])]
     if found:
         _, name, word = max(found)
         return {name, f"word:{word}"}

@@ -17,7 +17,7 @@ from rgt.evidence.reconcile.numbers import find_numbers
 from rgt.evidence.reconcile.sites import Level, Site
 from rgt.evidence.reconcile.statistics import find_statements
 from rgt.evidence.reconcile.text import fold, sentence_spans
-from rgt.evidence.reconcile.vocabulary import Hit, Vocabulary
+from rgt.evidence.reconcile.vocabulary import OTHER, Hit, Vocabulary
 
 FACETS = ("metric", "split", "variant", "exp", "dispersion", "role", "kind")
 PER_POINT = re.compile(
@@ -376,7 +376,8 @@ def excluded(site: Site, credited: bool = False, vocabulary: Vocabulary | None =
     a claim's. Looked for in the clause (or cell and row), a short opening phrase before it, a
     citation right after it (``95.3% (He et al., 2016)``), the sentence. ``credited``: the
     row's citation credits a name of ours (``Chroma~\\cite{chroma}``, a feature the paper's
-    own runs use), not the row's numbers. An ablation's word inside one of ``vocabulary``'s
+    own runs use), not the row's numbers, and so does one right after a run's name in prose
+    (``obtained with the Li-GRU model [2,3]``). An ablation's word inside one of ``vocabulary``'s
     names (``w/o repeated aug``, an alias) names a run the evidence claims."""
     if in_a_list(site) or in_a_range(site) or the_papers(site) or _an_ablations_change(site):
         return True
@@ -385,13 +386,27 @@ def excluded(site: Site, credited: bool = False, vocabulary: Vocabulary | None =
         if SUPERSEDED.search(level.text + " " + level.before[-LEAD:]):
             return True
         intro = level.before if len(level.before) <= INTRO else ""
-        if (PER_POINT.search(level.text + " " + intro)
-                or ABLATION.search(_outside_names(level.text + " " + intro, vocabulary))
-                or CITATION.search(level.text) and not (credited and level.tier == "row")):
+        outside = _outside_names(level.text + " " + intro, vocabulary)
+        if (PER_POINT.search(outside) or ABLATION.search(outside)
+                or CITATION.search(_uncredited(level, vocabulary))
+                and not (credited and level.tier == "row")):
             return True
         if CITATION.match(level.after.lstrip(" (")) or CITATION.match(level.after.lstrip()):
             return True
     return False
+
+
+def _uncredited(level: Level, vocabulary: Vocabulary | None) -> str:
+    """A clause's text without the citations right after one of the evidence's run names
+    that follows its number: they credit the name's origin (``14.2% is obtained with the
+    Li-GRU model [2,3]``), not the number (``CutMix [4] reaches 96.1%`` is the paper's)."""
+    text = level.text
+    if vocabulary is None or level.tier != "clause" or level.anchor is None:
+        return text
+    ends = {hit.end for hit in vocabulary.find(text) if hit.start > level.anchor and (
+        hit.facets.get("own") or hit.facets.get("variant", {OTHER}) - {OTHER})}
+    return CITATION.sub(lambda match: " " if len(text[:match.start()].rstrip(" ~")) in ends
+                        else match.group(0), text)
 
 
 def _outside_names(text: str, vocabulary: Vocabulary | None) -> str:
@@ -420,8 +435,10 @@ def cited_subject(site: Site, facets: dict[str, Facet]) -> bool:
 
 VS = r"vs\.?|v\.s\.|versus|compared\s+(?:to|with)"  # the words before the other side
 COUNTERPART = re.compile(rf"\b(?:{VS}|against)\s*\(?\s*$", re.IGNORECASE)
+# another work's model, or another work as the subject that reports (``they show … reaching``)
 THEIRS = re.compile(r"\btheir\s+(?:\w+\s+)?(?:models?|methods?|approach(?:es)?|systems?|"
-                    r"networks?|baselines?)\b", re.IGNORECASE)
+                    r"networks?|baselines?)\b|\bthey\s+(?:also\s+)?(?:show|report|obtain|"
+                    r"achieve|reach|get|claim)\w*", re.IGNORECASE)
 OURS = re.compile(r"\b(?:our|ours|we)\b", re.IGNORECASE)
 
 
@@ -441,9 +458,9 @@ def _after_vs(clause: Level) -> bool:
 
 def anothers_number(site: Site, facets: dict[str, Facet]) -> bool:
     """A prose number right after ``vs`` (``56% in italian (vs 21% for clip-italian)``), or
-    one its sentence gives to another work's model (``their model … reaching 26.4%``, no
-    word of ours between): the other side's, unless its own clause names a variant of ours
-    (``(vs 78% for the english equivalent)``)."""
+    one its sentence gives to another work's model (``their model … reaching 26.4%``, ``they
+    show … reaching 50.4%``, no word of ours between): the other side's, unless its own
+    clause names a variant of ours (``(vs 78% for the english equivalent)``)."""
     clause, sentence = site.levels[0], site.level("sentence")
     if site.in_table or clause.tier != "clause" or clause.anchor is None:
         return False

@@ -253,7 +253,9 @@ def alias_key(alias: str) -> str:
 def _rendered(alias: str) -> str:
     if RST_MARKUP.search(alias):
         return rst_inline(alias, names=True)
-    if ("\\" in alias or "$" in alias) and not re.fullmatch(r"[^$\\]*(?:\\\|[^$\\]*)+", alias):
+    # LaTeX: a command, math, or a tie between words (``ranked~1``: ``ranked 1``)
+    latex = "\\" in alias or "$" in alias or re.search(r"\w~\w", alias)
+    if latex and not re.fullmatch(r"[^$\\]*(?:\\\|[^$\\]*)+", alias):
         return plain(alias)
     # Markdown's marks, and a pipe table's escaped bar (``Acceptance\|B``: Acceptance|B)
     return inline(alias, names=True) if re.search(r"`|\*\*|__|<\w|\\\|", alias) else alias

@@ -4,8 +4,11 @@ as a table's do, narrowing the candidates the facets leave (``Evaluate ViT-Base 
 
 from __future__ import annotations
 
+import re
+
 from rgt.evidence.reconcile.aliases import alias_sets
-from rgt.evidence.reconcile.facets import Facet, without_asides
+from rgt.evidence.reconcile.direction import AFTER_WORDS
+from rgt.evidence.reconcile.facets import Facet, named_values, without_asides
 from rgt.evidence.reconcile.sites import Site
 from rgt.evidence.reconcile.vocabulary import Vocabulary
 
@@ -37,3 +40,26 @@ def named_by_aliases(site: Site, candidates: list[dict], facets: dict[str, Facet
         for named in alias_sets(text, vocabulary, "own"):
             candidates = [claim for claim in candidates if claim["id"] in named] or candidates
     return candidates
+
+
+# what a difference is measured against, right after it: ``12.9% points lower than``,
+# ``2.5% better than``, ``12.7% behind``, ``3.1 points ahead of``
+COMPARED_WITH = re.compile(rf"\s*%?\s*(?:pp\b|points?\b)?\s*(?:{'|'.join(AFTER_WORDS)})"
+                           r"(?:\s+(?:than|of))?\s+", re.IGNORECASE)
+ARTICLE = re.compile(r"(?:(?:the|a|an)\s+)?", re.IGNORECASE)
+
+
+def compared_with(site: Site, candidates: list[dict], vocabulary: Vocabulary) -> list[dict]:
+    """A difference's candidates narrowed to those whose baseline is the run named right
+    after its comparative (``17.9% lower than the approach ranked one and 2.5% better than
+    the last ranked``: each number its own team's), where that narrows them."""
+    sentence = site.level("sentence")
+    if site.in_table or sentence is None or sentence.anchor is None:
+        return candidates
+    end = sentence.anchor + len(site.statement.parts[0].number.text)
+    match = COMPARED_WITH.match(sentence.text, end)
+    hits = [hit for hit in vocabulary.find(sentence.text) if match and hit.start >= match.end()
+            and ARTICLE.fullmatch(sentence.text[match.end():hit.start]) and "variant" in hit.facets]
+    baselines = named_values(hits, "variant")
+    narrowed = [claim for claim in candidates if claim.get("baseline") in baselines]
+    return narrowed if narrowed and len(narrowed) < len(candidates) else candidates

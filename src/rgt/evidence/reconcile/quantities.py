@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from rgt.evidence.reconcile.direction import AFTER_WORDS
 from rgt.evidence.reconcile.numbers import NUMBER
 from rgt.evidence.reconcile.sites import Site
 from rgt.evidence.reconcile.vocabulary import Vocabulary
@@ -38,9 +39,10 @@ def _sets_a_name(text: str, anchor: int, hits: list) -> bool:
 
 ARTICLE_BEFORE = re.compile(r"\b(?:the|a|an)\s+$", re.IGNORECASE)
 # what follows a result's percentage without naming a thing it is a share of
+# (or a comparative that says which way it differs: ``12.7% behind the approach ranked 1``)
 NOT_A_THING = {"of", "on", "in", "for", "with", "at", "and", "or", "to", "than", "from", "by",
                "vs", "over", "across", "relative", "absolute", "average", "mean", "median",
-               "overall", "top", "more", "less", "higher", "lower", "better", "worse"}
+               "overall", "top", "points", "point", "pp"} | set(AFTER_WORDS)
 
 
 def _a_share_of(text: str, anchor: int, hits: list) -> bool:

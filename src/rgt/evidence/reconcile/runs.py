@@ -6,6 +6,8 @@ sentence, paragraph and headings leave (``mean of 5 runs`` under ``### ResNet18`
 several runs is never a single run's claim. A table whose caption or headers offer models to
 download (``download``, ``ckpt``, ``weights``) states each released checkpoint's number: one
 run's, so not a claim that averages several runs (``n`` > 1) — it may differ from the mean.
+Where the evidence names its configurations ``Run 1`` … ``Run 5`` (a shared task's
+submissions), ``over five runs`` counts them, not the seeds of each.
 """
 
 from __future__ import annotations
@@ -55,6 +57,21 @@ def aggregated(claims: list[dict], statement: Statement) -> list[dict]:
     seeds = statement.part("seeds")
     several = [claim for claim in claims if _runs(claim) > 1]
     return several if seeds and seeds.number.magnitude > 1 and several else claims
+
+
+NUMBERED_RUN = re.compile(r"(?:run|trial|submission)\s*#?\s*(\d+)")
+COUNTED_RUNS = re.compile(r"\b(?:runs?|trials?|submissions?)\b", re.IGNORECASE)
+
+
+def counts_named_runs(statement: Statement, vocabulary: Vocabulary) -> bool:
+    """A count of runs (``over five runs``) where the evidence's own names number its runs
+    ``Run 1`` up to that count: the configurations the document compares, no seed count."""
+    seeds = statement.part("seeds")
+    if seeds is None or not COUNTED_RUNS.search(seeds.number.text):
+        return False
+    numbered = {int(match.group(1)) for phrase in vocabulary.phrases
+                if (match := NUMBERED_RUN.fullmatch(phrase))}
+    return set(range(1, int(seeds.number.magnitude) + 1)) <= numbered
 
 
 def released(site: Site) -> bool:

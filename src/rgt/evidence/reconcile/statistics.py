@@ -46,6 +46,7 @@ SPREAD = re.compile(rf"\s*\(?\s*(?:\u00b1|\+/-|\+-)\s*(?P<num>{VALUE})"  # also 
                     rf"|\s*(?:,|;|\band\b|\bwith\b|\()?\s*(?:an?\s+)?(?:std|s\.d\.|sd|stdev|"
                     rf"standard\s+deviation)\s*(?:of|=|:)?\s*(?P<worded>{VALUE})", re.IGNORECASE)
 BRACKETS = re.compile(rf"\s*[\[(]\s*(?P<low>{VALUE})\s*[,;]\s*(?P<high>{VALUE})\s*[\])]")
+REFERENCES = re.compile(r"\[\d+(?:,\s?\d+)+\]")  # ``[2,3]``, ``[4, 7, 9]``: cited papers
 POINTS = re.compile(r"\s+(?:percentage\s+)?points?\b", re.IGNORECASE)
 CI_WORD = r"(?:CIs?\b|C\.I\.|confidence\s+intervals?|credible\s+intervals?)"
 LEVEL = r"(?P<level>\d+(?:\.\d+)?\s?%)\s*-?\s*(?:bootstrap(?:ped)?\s+)?"
@@ -67,10 +68,13 @@ SEEDS = re.compile(
     r"(?:(?:random|independent|different|distinct|separate|training)\s+){0,2}"
     r"(?:seeds?|runs?|trials?|restarts?|repetitions?|repeats?|train[-\s]?test\s+splits?|folds?)\b"
     rf"{NOT_RUNS}|\bseeds?\s*[:=]\s*(?P<n2>\d+)\b"
-    # ``by running 10 times``, ``repeated ten times``, ``carried out 5 times``: the runs
-    r"|\b(?:running|ran|run|repeated|repeating|repeat|carried\s+out|conducted|performed)\s+"
-    rf"(?:(?:it|them|each|every|all|the|experiments?|models?)\s+){{0,2}}(?P<n3>\d+|{'|'.join(WORDS)})"
-    r"\s+times\b(?!\s+(?:faster|slower|more|less|larger|smaller|higher|lower|fewer|as)\b)",
+    # ``by running 10 times``, ``repeated ten times``, ``carried out 5 times``, ``to do
+    # experiments for 10 times``: the runs
+    r"|\b(?:running|ran|run|repeated|repeating|repeat|carried\s+out|conducted|performed|do|did|"
+    r"doing)\s+(?:(?:it|them|each|every|all|the|experiments?|models?|for)\s+){0,3}"
+    rf"(?P<n3>\d+|{'|'.join(WORDS)})"
+    r"\s+times\b(?!\s+(?:faster|slower|more|less|larger|smaller|higher|lower|fewer|better|worse|"
+    r"as)\b)",
     re.IGNORECASE,
 )
 FILLER = re.compile(
@@ -275,7 +279,8 @@ def _attach(statements: list[Statement], text: str) -> list[Statement]:
         previous = merged[-1] if merged else None
         if (previous is not None and previous.part("value") and statement.part("seeds") is None
                 and statement.part("value") is None and previous.part("low") is None
-                and _linked(text[previous.end:statement.start])):
+                and _linked(text[previous.end:statement.start])
+                and _brackets(statement, previous.part("value").number)):
             merged[-1] = replace(previous, parts=previous.parts + statement.parts,
                                  end=statement.end)
         else:
@@ -283,15 +288,28 @@ def _attach(statements: list[Statement], text: str) -> list[Statement]:
     return merged
 
 
+def _brackets(statement: Statement, value: Number) -> bool:
+    """Whether an interval holds the value it would qualify, in the value's scale or as a
+    percentage's fraction (``93.4% [0.92, 0.95]``): ``model [2,3]`` cites two papers."""
+    low, high = statement.part("low"), statement.part("high")
+    if low is None or high is None:
+        return True
+    bounds = sorted((low.number.value, high.number.value))
+    return any(bounds[0] - 1e-9 <= value.value * scale <= bounds[1] + 1e-9
+               for scale in (1.0, 0.01, 100.0))
+
+
 def _linked(between: str) -> bool:
     return len(between) <= 40 and not re.search(r"\d|[.!?]\s", between)
 
 
 def _bare_intervals(text: str, taken: list[Statement]) -> list[Statement]:
-    """``[0.71, 1.18]`` on its own (a CI column's cell, or after its value's words)."""
+    """``[0.71, 1.18]`` on its own (a CI column's cell, or after its value's words); not
+    references cited by number (``the Li-GRU model [2,3]``)."""
     found = []
     for match in BRACKETS.finditer(text):
-        if not _overlaps(match.start(), match.end(), taken):
+        if not _overlaps(match.start(), match.end(), taken) and not REFERENCES.fullmatch(
+                match.group(0).strip()):
             parts = (_read(text, "low", match, "low"), _read(text, "high", match, "high"))
             found.append(Statement(tuple(p for p in parts if p), match.start(), match.end()))
     return found

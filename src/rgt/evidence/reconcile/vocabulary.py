@@ -118,7 +118,8 @@ class Vocabulary:
         if self._pattern is None:
             ordered = sorted(self.phrases, key=len, reverse=True)
             words = "|".join(self._regex(phrase) for phrase in ordered)
-            self._pattern = re.compile(rf"(?<!\w)(?:{words})(?![\w])")
+            # not inside a longer number or version either (``2`` in ``2.52``, ``v1`` in ``v1.5``)
+            self._pattern = re.compile(rf"(?<!\w)(?<!\d\.)(?:{words})(?![\w])(?!\.\d)")
         return self._pattern
 
     def _regex(self, phrase: str) -> str:
