@@ -33,10 +33,10 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (1353, 1353, 1511)
+    assert (score["found"], score["found_exact"], score["planted"]) == (1359, 1359, 1511)
     assert (score["known_found"], score["known"]) == (32, 58)
-    assert _kinds(score) == {"drifted": {"drift": 14, "unmapped": 16},
-                             "clean": {"drift": 14, "unmapped": 9}}
+    assert _kinds(score) == {"drifted": {"drift": 13, "unmapped": 16},
+                             "clean": {"drift": 13, "unmapped": 9}}
 
 
 def test_the_held_out_part_scores_no_worse_than_when_it_was_scored():

@@ -355,15 +355,15 @@ def attribute(site: Site, claims: list[dict],
         facets = with_pinned(facets, pinned_facets(_as_named(pinned, claims, facets), claims))
         claims = [claim for claim in claims if claim["id"] in pinned]
     statement = retype(site, facets, measured)
-    if statement is not None and counts_named_runs(statement, vocabulary):
+    if statement is not None and (counts_named_runs(statement, vocabulary)
+                                  or anothers_number(site, facets)):
         return None
     if statement is not None and about_all(site, statement, facets):
         facets = {name: facet for name, facet in facets.items()
                   if name in ("split", "exp") and facet.tier in ("clause", "sentence")}
         claims = in_scope(site, consistent(claims, facets, None), vocabulary)
         return statement, Attribution(aggregated(claims, statement), [], True, facets)
-    if statement is None or _no_claims(site, statement, facets) or cited_subject(
-            site, facets) or anothers_number(site, facets):
+    if statement is None or _no_claims(site, statement, facets) or cited_subject(site, facets):
         return None
     wanted = kinds(site, statement, facets, vocabulary) if statement.part("value") else None
     if site.in_table and "variant" not in facets:

@@ -86,7 +86,8 @@ def _pick(hits: list[Hit], facet: str, level: Level, width: int,
         relevant = _outside_notes(level.text, relevant)
     if facet == "split":  # "40 additional hours of training": time spent, not the train split
         relevant = [hit for hit in relevant if not DURATION_OF.search(fold(level.text)[:hit.start])
-                    and not _trains_something(level.text, hit)]
+                    and not _trains_something(level.text, hit)
+                    and not _in_a_reference(level.text, hit)]
     if not relevant:
         return None
     nearest = relevant
@@ -124,11 +125,28 @@ AN_OBJECT = re.compile(r"\s+(?:a|an|the|our|their|its|each|every|all|multiple|se
                        r"various|different|\d+|two|three|four|five|ten)\s")
 
 
+# a LaTeX reference as typeset here: its label names a section, no split (``[ref sec:training]``)
+REFERENCE = re.compile(r"\[ref\s[^\]]*\]")
+
+
+def _in_a_reference(text: str, hit: Hit) -> bool:
+    """Whether ``hit`` is inside a reference's label (``see \\ref{sec:training}``)."""
+    return any(match.start() < hit.start < match.end() for match in REFERENCE.finditer(text))
+
+
+# "the training does not converge": training as what something happened to; "training and
+# prediction scheme": one of two activities
+A_VERB = re.compile(r"\s+(?:does|do|did|doesn't|don't|didn't|fails?|failed|diverges?|diverged|"
+                    r"converges?|converged|takes|took|is|was|were|(?:and|or)\s+(?:prediction|"
+                    r"inference|evaluation|testing|sampling|decoding))\b")
+
+
 def _trains_something(text: str, hit: Hit) -> bool:
-    """``Results of training multiple classifiers``: the activity, not the training split."""
+    """``Results of training multiple classifiers``, ``the training do not converge``,
+    ``training and prediction scheme``: the activity, not the training split."""
     folded = fold(text)
     return hit.facets.get("split") == {"train"} and folded[hit.start:hit.end].endswith(
-        "ing") and AN_OBJECT.match(folded, hit.end) is not None
+        "ing") and (AN_OBJECT.match(folded, hit.end) or A_VERB.match(folded, hit.end)) is not None
 
 
 HEADING_START = re.compile(r"(?:^|/)\s*(?:how\s+to\s+)?$")
@@ -435,10 +453,12 @@ def cited_subject(site: Site, facets: dict[str, Facet]) -> bool:
 
 VS = r"vs\.?|v\.s\.|versus|compared\s+(?:to|with)"  # the words before the other side
 COUNTERPART = re.compile(rf"\b(?:{VS}|against)\s*\(?\s*$", re.IGNORECASE)
-# another work's model, or another work as the subject that reports (``they show … reaching``)
+# another work's model, or another work as the subject that reports (``they show … reaching``,
+# ``Paper uses mean over 3 seeds``)
 THEIRS = re.compile(r"\btheir\s+(?:\w+\s+)?(?:models?|methods?|approach(?:es)?|systems?|"
-                    r"networks?|baselines?)\b|\bthey\s+(?:also\s+)?(?:show|report|obtain|"
-                    r"achieve|reach|get|claim)\w*", re.IGNORECASE)
+                    r"networks?|baselines?)\b|\b(?:they|(?:the\s+)?(?:original\s+)?(?:paper|"
+                    r"authors))\s+(?:also\s+)?(?:show|report|obtain|achieve|reach|get|claim|"
+                    r"use)\w*", re.IGNORECASE)
 OURS = re.compile(r"\b(?:our|ours|we)\b", re.IGNORECASE)
 
 
@@ -459,8 +479,9 @@ def _after_vs(clause: Level) -> bool:
 def anothers_number(site: Site, facets: dict[str, Facet]) -> bool:
     """A prose number right after ``vs`` (``56% in italian (vs 21% for clip-italian)``), or
     one its sentence gives to another work's model (``their model … reaching 26.4%``, ``they
-    show … reaching 50.4%``, no word of ours between): the other side's, unless its own
-    clause names a variant of ours (``(vs 78% for the english equivalent)``)."""
+    show … reaching 50.4%``, ``Paper uses mean over 3 seeds``, no word of ours between): the
+    other side's, unless its own clause names a variant of ours (``(vs 78% for the english
+    equivalent)``)."""
     clause, sentence = site.levels[0], site.level("sentence")
     if site.in_table or clause.tier != "clause" or clause.anchor is None:
         return False

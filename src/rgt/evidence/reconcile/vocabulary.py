@@ -56,10 +56,11 @@ ROLES = {"low": ["ci low", "ci lower", "lower", "low", "lo", "ci lo", "lower bou
 STAGES = ["pre train", "pre training", "pre trained"] + [
     f"training {noun}" for noun in ("time", "times", "duration", "cost", "budget", "speed",
                                     "hours", "days", "schedule", "recipe", "command", "logs")] + [
-    # a protocol, not one split: "10-fold cross-validation", "train/test splits"
+    # a protocol, not one split: "10-fold cross-validation", "train/test splits", "cannot be
+    # split into independent train/evaluation sets"
     "cross validation", "cross validated"] + [
     f"{train}{joint}{other}" for train in ("train", "training")
-    for other in ("test", "val", "dev", "validation", "val/test")
+    for other in ("test", "val", "dev", "validation", "val/test", "eval", "evaluation")
     for joint in ("/", " ") if joint == "/" or other == "test"]
 DIFFERENCE = ["difference", "diff", "delta", "\u0394", "gain", "improvement", "change", "effect",
               "lift"]
