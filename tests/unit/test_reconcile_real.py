@@ -41,12 +41,12 @@ def test_the_dev_part_scores_as_its_rules_were_left():
 
 def test_the_held_out_part_scores_no_worse_than_when_it_was_scored():
     score = score_real("heldout")  # scored once, after the last rule change (its README)
-    assert score["found"] >= 18 and score["planted"] == 29
-    # one number its sources get wrong, counted on both copies: not found when scored
-    assert score["known"] == 2 and score["known_found"] >= 0
-    kinds = _kinds(score)  # when scored: 1 / 1 false drifts, no unmapped note
-    assert kinds["drifted"].get("drift", 0) <= 1 and kinds["drifted"].get("unmapped", 0) == 0
-    assert kinds["clean"].get("drift", 0) <= 1 and kinds["clean"].get("unmapped", 0) == 0
+    assert score["found"] >= 28 and score["planted"] == 41
+    # two numbers its sources get wrong, counted on both copies: all found when scored
+    assert score["known"] == 4 and score["known_found"] == 4
+    kinds = _kinds(score)  # when scored: 1 / 1 false drifts, 2 / 2 unmapped notes
+    assert kinds["drifted"].get("drift", 0) <= 1 and kinds["drifted"].get("unmapped", 0) <= 2
+    assert kinds["clean"].get("drift", 0) <= 1 and kinds["clean"].get("unmapped", 0) <= 2
 
 
 def test_the_readme_quotes_the_held_out_part_as_it_scores():
