@@ -203,7 +203,7 @@ class MarkdownReader:
     """Walks the lines of one Markdown document."""
 
     def __init__(self, text: str):
-        self.lines = text.splitlines()
+        self.lines = spans_over_lines_blanked(text.splitlines())
         self.blocks = Blocks()
         self.index = 0
         self.table_line = 0
@@ -465,6 +465,36 @@ class MarkdownReader:
         self.index = min(self.index + 1, len(self.lines))
         self.table_line = start + 1
         self.blocks.table(html_table(self.lines[start:self.index], start + 1, self._caption()))
+
+
+TICKS = re.compile(r"`+")
+
+
+def spans_over_lines_blanked(lines: list[str]) -> list[str]:
+    """The lines with each inline code span that runs over a line break blanked out, as one
+    on a line is: a command or a quote (`` `the model\\nsets … 85.5%` ``), not prose. A span
+    ends at the next run of as many backticks within its paragraph; outside fences."""
+    lines, opened, fenced = list(lines), None, False
+    for index, line in enumerate(lines):
+        if FENCE.match(line) or not line.strip():
+            fenced, opened = fenced ^ bool(FENCE.match(line)), None
+            continue
+        for run in [] if fenced else list(TICKS.finditer(line)):
+            if opened is None:
+                opened = (index, run.start(), len(run.group(0)))
+            elif len(run.group(0)) == opened[2]:
+                if opened[0] != index:
+                    _blank(lines, opened[:2], (index, run.end()))
+                opened = None
+    return lines
+
+
+def _blank(lines: list[str], start: tuple[int, int], end: tuple[int, int]) -> None:
+    """Spaces for the text from ``start`` to ``end`` (line, column), lines kept."""
+    for index in range(start[0], end[0] + 1):
+        low = start[1] if index == start[0] else 0
+        high = end[1] if index == end[0] else len(lines[index])
+        lines[index] = lines[index][:low] + " " * (high - low) + lines[index][high:]
 
 
 def markdown_blocks(text: str) -> list[Paragraph | Table]:
