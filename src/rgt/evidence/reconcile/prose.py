@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from rgt.evidence.reconcile.aliases import alias_sets
-from rgt.evidence.reconcile.direction import AFTER_WORDS
+from rgt.evidence.reconcile.direction import AFTER
 from rgt.evidence.reconcile.facets import Facet, named_values, without_asides
 from rgt.evidence.reconcile.sites import Site
 from rgt.evidence.reconcile.vocabulary import Vocabulary
@@ -44,8 +44,7 @@ def named_by_aliases(site: Site, candidates: list[dict], facets: dict[str, Facet
 
 # what a difference is measured against, right after it: ``12.9% points lower than``,
 # ``2.5% better than``, ``12.7% behind``, ``3.1 points ahead of``
-COMPARED_WITH = re.compile(rf"\s*%?\s*(?:pp\b|points?\b)?\s*(?:{'|'.join(AFTER_WORDS)})"
-                           r"(?:\s+(?:than|of))?\s+", re.IGNORECASE)
+COMPARED_WITH = re.compile(AFTER.pattern + r"(?:\s+(?:than|of))?\s+", re.IGNORECASE)
 ARTICLE = re.compile(r"(?:(?:the|a|an)\s+)?", re.IGNORECASE)
 
 
@@ -58,7 +57,9 @@ def compared_with(site: Site, candidates: list[dict], vocabulary: Vocabulary) ->
         return candidates
     end = sentence.anchor + len(site.statement.parts[0].number.text)
     match = COMPARED_WITH.match(sentence.text, end)
-    hits = [hit for hit in vocabulary.find(sentence.text) if match and hit.start >= match.end()
+    if match is None:
+        return candidates
+    hits = [hit for hit in vocabulary.find(sentence.text) if hit.start >= match.end()
             and ARTICLE.fullmatch(sentence.text[match.end():hit.start]) and "variant" in hit.facets]
     baselines = named_values(hits, "variant")
     narrowed = [claim for claim in candidates if claim.get("baseline") in baselines]
