@@ -67,12 +67,22 @@ def aliased(site: Site, vocabulary: Vocabulary) -> frozenset[str] | None:
             if pinned is not None and not pinned:
                 return frozenset()
         elif level.tier in WEAK and pinned:
-            sets = alias_sets(level.text, vocabulary)
+            sets = _not_alternatives(alias_sets(level.text, vocabulary), pinned)
             # the nearest heading first: a section's ``Part Segmentation (ShapeNet)`` over the
             # document title's ``PointNet++``
             for named in reversed(sets) if level.tier == "scope" else sets:
                 pinned = pinned & named if pinned & named else pinned
     return pinned
+
+
+def _not_alternatives(sets: list[frozenset[str]], pinned: frozenset[str]
+                      ) -> list[frozenset[str]]:
+    """The alias sets of a caption that narrow the pinned claims, less those naming one of
+    several alternatives (``on CUB and NAB datasets``: each column's dataset, not the
+    first-named one for all)."""
+    kept = [named & pinned for named in sets]
+    return [named for named, here in zip(sets, kept, strict=True)
+            if not here or not any(other and not other & here for other in kept)]
 
 
 def _a_columns_name(level: Level, vocabulary: Vocabulary) -> bool:

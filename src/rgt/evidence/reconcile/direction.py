@@ -22,7 +22,8 @@ DIRECTIONS = {
 # Right after a number (``0.081 higher``) a comparative says the direction.
 AFTER_WORDS = {"higher": "up", "larger": "up", "more": "up", "lower": "down",
                "smaller": "down", "less": "down", "fewer": "down", "better": "better",
-               "worse": "worse", "ahead": "better", "behind": "worse"}  # a ranking's
+               "worse": "worse", "stronger": "better", "weaker": "worse",
+               "ahead": "better", "behind": "worse"}  # a ranking's
 OPPOSITE = {"better": "worse", "worse": "better", "up": "down", "down": "up"}
 # Each word and its opposite, in the same grammatical form (used both ways).
 ANTONYMS = [
@@ -37,7 +38,7 @@ ANTONYMS = [
     ("larger", "smaller"), ("more", "less"), ("reduces", "increases"), ("reduce", "increase"),
     ("reduced", "increased"), ("reducing", "increasing"), ("reduction", "increase"),
     ("drops", "rises"), ("drop", "rise"), ("declines", "rises"), ("degrades", "improves"),
-    ("costs", "gains"), ("fewer", "more"), ("ahead", "behind"),
+    ("costs", "gains"), ("fewer", "more"), ("ahead", "behind"), ("stronger", "weaker"),
 ]
 FALLBACK = {"better": "improves", "worse": "worsens", "up": "raises", "down": "lowers"}
 AFTER = re.compile(rf"\s*(?:pp\b|points?\b|%)?\s*(?P<word>{'|'.join(AFTER_WORDS)})\b",

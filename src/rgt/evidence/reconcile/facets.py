@@ -11,7 +11,7 @@ outright. A table's variant comes from its row or column only.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rgt.evidence.reconcile.numbers import find_numbers
 from rgt.evidence.reconcile.sites import Level, Site
@@ -141,12 +141,22 @@ A_VERB = re.compile(r"\s+(?:does|do|did|doesn't|don't|didn't|fails?|failed|diver
                     r"inference|evaluation|testing|sampling|decoding))\b")
 
 
+# "We train latent diffusion models", "models were trained", "to train": training as a verb
+A_SUBJECT = re.compile(r"\b(?:we|i|they|you|to|was|were|is|are|be|been|being|have|has|had|"
+                       r"[a-z]+'ve)\s+(?:[a-z]+ly\s+|not\s+|also\s+|first\s+)?$")
+
+
 def _trains_something(text: str, hit: Hit) -> bool:
     """``Results of training multiple classifiers``, ``the training do not converge``,
-    ``training and prediction scheme``: the activity, not the training split."""
+    ``training and prediction scheme``, ``We train latent diffusion models``: the activity,
+    not the training split."""
     folded = fold(text)
-    return hit.facets.get("split") == {"train"} and folded[hit.start:hit.end].endswith(
-        "ing") and (AN_OBJECT.match(folded, hit.end) or A_VERB.match(folded, hit.end)) is not None
+    if hit.facets.get("split") != {"train"}:
+        return False
+    if A_SUBJECT.search(folded[:hit.start]) and folded[hit.start:hit.end] in ("train", "trained"):
+        return True
+    return folded[hit.start:hit.end].endswith("ing") and (
+        AN_OBJECT.match(folded, hit.end) or A_VERB.match(folded, hit.end)) is not None
 
 
 HEADING_START = re.compile(r"(?:^|/)\s*(?:how\s+to\s+)?$")
@@ -225,7 +235,7 @@ def decide(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
     count first both ways; a clause's implied experiment before a farther level's)."""
     width = len(site.statement.parts[0].number.text)
     found: dict[str, Facet] = {}
-    hits = [vocabulary.find(level.text) for level in site.levels]
+    hits = [_level_hits(level, vocabulary) for level in site.levels]
     implied_here = _implied_in_clause(site, hits, width)
     labelled = _labelled(site.levels[0], hits[0]) if site.levels else None
     if labelled:
@@ -247,6 +257,17 @@ def decide(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
 
 
 FARTHER = ("paragraph", "caption", "scope")
+
+
+def _level_hits(level: Level, vocabulary: Vocabulary) -> list[Hit]:
+    """The names a level holds; a clause's include one that starts in it and runs on past
+    its end (``27% stronger performance on melody transcription (as measured by F1) relative
+    to handcrafted features``: one comparison's alias, cut by the parenthesis), cut there."""
+    if level.tier != "clause" or not level.after:
+        return vocabulary.find(level.text)
+    size = len(level.text)
+    return [replace(hit, end=min(hit.end, size))
+            for hit in vocabulary.find(level.text + level.after) if hit.start < size]
 
 
 def _implied_in_clause(site: Site, hits: list[list[Hit]], width: int) -> Facet | None:

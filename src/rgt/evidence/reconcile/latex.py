@@ -177,10 +177,20 @@ class LatexReader:
             self.index += 1
 
     def _end_of(self, name: str, start: int) -> int:
-        pattern = re.compile(r"\\end\s*\{" + re.escape(name) + r"\}")
+        """The line ending the environment ``name`` opened on line ``start``: for a tabular,
+        past any tabular nested in it (a cell's one-cell ``\\begin{tabular}{@{}c@{}}43.74\\\\
+        \\end{tabular}``); for any other, at its first end (a float cannot nest in itself,
+        and a quoted one may be cut off before its end)."""
+        pattern = re.compile(r"\\(begin|end)\s*\{" + re.escape(name) + r"\}")
+        depth = 0
         for index in range(start, len(self.lines)):
-            if pattern.search(self.lines[index]):
-                return index
+            for match in pattern.finditer(self.lines[index]):
+                if match.group(1) == "end":
+                    depth -= 1
+                elif name in TABULAR:
+                    depth += 1
+                if depth <= 0 and match.group(1) == "end":
+                    return index
         raise DeliveryError(f"{self.source}:{start + 1}: \\begin{{{name}}} is never ended",
                             fix=f"add \\end{{{name}}} where it ends")
 
@@ -301,12 +311,13 @@ class LatexReader:
     def _tabular(self, start: int, end: int, name: str, caption: str) -> Table:
         line, column = self._after_spec(start, end, name)
         closing = re.compile(r"\\end\s*\{" + re.escape(name) + r"\}")
+        last = self.lines[end][:[*closing.finditer(self.lines[end])][-1].start()]
         if line == end:
-            body = [(line + 1, closing.split(self.lines[line][column:])[0])]
+            body = [(line + 1, last[column:])]
         else:
             body = [(line + 1, self.lines[line][column:])]
             body += [(i + 1, self.lines[i]) for i in range(line + 1, end)]
-            body.append((end + 1, closing.split(self.lines[end])[0]))
+            body.append((end + 1, last))
         return parse_tabular(body, plain, caption)
 
     def _after_spec(self, start: int, end: int, name: str) -> tuple[int, int]:

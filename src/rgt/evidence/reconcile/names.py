@@ -236,8 +236,10 @@ def alias_index(claims: list[dict]) -> dict[str, list[dict]]:
     text it renders to, as a document's is read."""
     index: dict[str, list[dict]] = {}
     for claim in claims:
+        baseline = alias_key(claim["baseline"]) if is_comparison(claim) else None
         for alias in claim.get("aliases") or []:
-            index.setdefault(alias_key(alias), []).append(claim)
+            if alias_key(alias) != baseline:  # the baseline's own name names the baseline
+                index.setdefault(alias_key(alias), []).append(claim)
     return index
 
 

@@ -79,7 +79,7 @@ SEEDS = re.compile(
 )
 FILLER = re.compile(
     r"(?:\s|[:=(~\u2248$]|\b(?:of|is|was|were|are|about|around|roughly|approximately|only|"
-    r"just|a|an|the|nearly|almost|some)\b)*",
+    r"just|a|an|the|nearly|almost|some|up\s+to|at\s+(?:least|most)|as\s+much\s+as)\b)*",
     re.IGNORECASE,
 )
 TRAILING_FILLER = re.compile(FILLER.pattern + "$", re.IGNORECASE)

@@ -59,6 +59,29 @@ def top_level_split(text: str, separator: re.Pattern) -> list[tuple[int, str]]:
     return pieces
 
 
+NESTED = re.compile(r"\\begin\s*\{tabular\}\s*(?:\[[^\]]*\])?\s*(?=\{)")
+NESTED_END = re.compile(r"\\end\s*\{tabular\}")
+
+
+def _blank(text: str, start: int, end: int) -> str:
+    return text[:start] + " " * (end - start) + text[end:]
+
+
+def flatten_nested(text: str) -> str:
+    """``text`` with each tabular nested in a cell (``\\begin{tabular}[c]{@{}c@{}}43.74\\\\
+    \\end{tabular}``, a cell set on lines of its own) read as its lines joined: its markup and
+    row ends blanked, every offset kept."""
+    for begin in NESTED.finditer(text):
+        spec_end = group_end(text, begin.end())
+        end = NESTED_END.search(text, spec_end)
+        if end is None:
+            break
+        inner = ROW_END.sub(lambda match: " " * len(match.group(0)), text[spec_end:end.start()])
+        text = _blank(text[:spec_end] + inner + text[end.start():], begin.start(), spec_end)
+        text = _blank(text, end.start(), end.end())
+    return text
+
+
 class Body:
     """The joined source of a tabular body, mapping offsets back to lines."""
 
@@ -68,6 +91,7 @@ class Body:
             self.starts.append(len(self.text))
             self.numbers.append(number)
             self.text += line + "\n"
+        self.text = flatten_nested(self.text)
 
     def line_at(self, offset: int) -> int:
         """The source line of character ``offset``."""

@@ -55,7 +55,8 @@ ROLES = {"low": ["ci low", "ci lower", "lower", "low", "lo", "ci lo", "lower bou
 # a phase named, not a split: pre-training, and what training costs (its time, its budget)
 STAGES = ["pre train", "pre training", "pre trained"] + [
     f"training {noun}" for noun in ("time", "times", "duration", "cost", "budget", "speed",
-                                    "hours", "days", "schedule", "recipe", "command", "logs")] + [
+                                    "hours", "days", "schedule", "recipe", "command", "logs",
+                                    "iterations", "steps", "script", "scripts")] + [
     # a protocol, not one split: "10-fold cross-validation", "train/test splits", "cannot be
     # split into independent train/evaluation sets"
     "cross validation", "cross validated"] + [
