@@ -420,4 +420,5 @@ def _candidates(site: Site, claims: list[dict], facets: dict[str, Facet], wanted
     if site.in_table or variant is None or variant.tier == "clause":
         return found
     free = {name: facet for name, facet in facets.items() if name != "variant"}
-    return carried_by_clause(site, consistent(claims, free, wanted, role), vocabulary) or found
+    carried = carried_by_clause(site, consistent(claims, free, wanted, role), vocabulary)
+    return _not_the_other_end(site, carried, role) if carried else found

@@ -206,7 +206,7 @@ def _under_header(table: Table) -> tuple[list[str], list[list[Cell]]]:
     sets): that row's names joined to the header's, column by column. Its first cell says
     what the names are (``Test set``), not which set the row names below are measured on."""
     rows, width = table.rows, len(table.header)
-    if len(rows) < 2 or not _a_header_row(rows[0], width) or len(
+    if len(rows) < 2 or not (_a_header_row(rows[0], width) or _a_counts_row(table)) or len(
             {cell.text.strip() for cell in rows[0][1:]}) < 2:  # ``download`` under each model
         return table.header, rows
     names = [cell.text.strip() for cell in rows[0][1:width]]
@@ -219,20 +219,42 @@ def _under_header(table: Table) -> tuple[list[str], list[list[Cell]]]:
 def _spanning(header: list[str], names: list[str]) -> list[str]:
     """The header's heads over the names below them: an empty head over a name continues the
     head to its left (``| original $x$ | |`` over ``| Accuracy | Eq. Opp |``: a span written
-    without ``||``), up to a column empty in both rows (a spacer)."""
+    without ``||``), up to a column empty in both rows (a spacer); the columns of a group
+    before its first head take that head (``| | CIFAR-10 | |``: a name set over the middle of
+    its columns)."""
     spanned, carried = [], ""
     for head, name in zip(header, names, strict=True):
         carried = head.strip() or (carried if name else "")
         spanned.append(carried)
+    for j in reversed(range(len(spanned) - 1)):
+        if not spanned[j] and names[j] and names[j + 1]:
+            spanned[j] = spanned[j + 1]
     return spanned
 
 
 MISSING = re.compile(r"^(?:n/?a|tbd|nan|none)$", re.IGNORECASE)  # a number not given
+COUNT = re.compile(r"^\d+[kKM]?$")  # ``40``, ``4000``, ``100k``: how many, no measurement
+DECIMAL = re.compile(r"\d\.\d")
+
+
+def _a_counts_row(table: Table) -> bool:
+    """A first body row of counts under a header naming groups over some of its columns only
+    (``| | 40 | 250 | 4000 |`` under ``| | | CIFAR-10 | |``): a second header row (how many
+    labels each column's runs had), when the rows below hold the measurements."""
+    first, below = table.rows[0], table.rows[1:]
+    texts = [cell.text.strip() for cell in first[1:] if cell.text.strip()]
+    spanning = any(not head.strip() for head in table.header[1:])
+    return spanning and not (first and first[0].text.strip()) and len(texts) >= 2 and all(
+        COUNT.match(text) for text in texts) and any(
+        DECIMAL.search(cell.text) for row in below for cell in row[1:])
 
 
 def _a_header_row(row: list[Cell], width: int) -> bool:
     """Names in (nearly) every column and no number (nor a number's ``N/A``): the header of
     the rows below it."""
     texts = [cell.text.strip() for cell in row if cell.text.strip()]
-    return len(texts) >= max(3, 0.6 * width) and all(
+    # a narrow table's names over all but its label column (``| | top-1 | top-5 |``) too
+    unlabelled = bool(row) and not row[0].text.strip() and len(texts) >= min(2, width - 1) \
+        and len(texts) == width - 1
+    return (len(texts) >= max(3, 0.6 * width) or unlabelled) and all(
         NAME_CELL.match(text) and not MISSING.match(text) for text in texts)

@@ -418,7 +418,8 @@ def excluded(site: Site, credited: bool = False, vocabulary: Vocabulary | None =
     own runs use), not the row's numbers, and so does one right after a run's name in prose
     (``obtained with the Li-GRU model [2,3]``). An ablation's word inside one of ``vocabulary``'s
     names (``w/o repeated aug``, an alias) names a run the evidence claims."""
-    if in_a_list(site) or in_a_range(site) or the_papers(site) or _an_ablations_change(site):
+    if in_a_list(site) or in_a_range(site) or the_papers(site) or _an_ablations_change(site) \
+            or _a_computed_share(site):
         return True
     near = [level for level in site.levels if level.tier in ("clause", "cell", "row")]
     for level in near:
@@ -433,6 +434,18 @@ def excluded(site: Site, credited: bool = False, vocabulary: Vocabulary | None =
         if CITATION.match(level.after.lstrip(" (")) or CITATION.match(level.after.lstrip()):
             return True
     return False
+
+
+# "(89/119 = 75%)": a share worked out from the counts before it
+COUNTS_RATIO = re.compile(r"\b\d+\s*/\s*\d+\s*(?:=|\\approx|\u2248)\s*$")
+
+
+def _a_computed_share(site: Site) -> bool:
+    """A number worked out in place from two counts (``89/119 = 75%``): a tally of the
+    text's own, no claim's measurement."""
+    clause = site.levels[0] if site.levels else None
+    return clause is not None and clause.anchor is not None and not site.in_table and \
+        COUNTS_RATIO.search(clause.text[:clause.anchor]) is not None
 
 
 def _uncredited(level: Level, vocabulary: Vocabulary | None) -> str:
