@@ -55,11 +55,17 @@ def declares_positive_is_better(text: str) -> bool:
     return POSITIVE_IS_BETTER.search(text) is not None
 
 
+# a change's own label right before it: "Δloss -0.0007", "Δ +0.0027", "delta: 0.3"
+DELTA_LABEL = re.compile(r"(?:\u0394|\bdelta)[\w-]*\s*[:=]?\s*[`'\"]?\s*$", re.IGNORECASE)
+
+
 def direction_words(before: str, after: str) -> set[str]:
     """The word nearest a number that gives it a direction, as ``{name, "word:<text>"}``:
     the last one in its clause before it, else a comparative right after it (``0.081
     higher``: a difference, then). A comparative right after an earlier number is that
     number's (``17.9% lower than the first and 2.5% better than the last``)."""
+    if DELTA_LABEL.search(before):
+        return {"difference"}  # "Δloss -0.0007": the change itself, whatever words are near
     clause = re.split(r"[,;]|\.\s", before)[-1]
     found = [(match.start(), name, match.group(0)) for name, words in DIRECTIONS.items()
              for match in re.finditer(rf"\b(?:{words})\b", clause, re.IGNORECASE)

@@ -146,6 +146,9 @@ A_SUBJECT = re.compile(r"\b(?:we|i|they|you|to|was|were|is|are|be|been|being|hav
                        r"[a-z]+'ve)\s+(?:[a-z]+ly\s+|not\s+|also\s+|first\s+)?$")
 
 
+A_TIME = re.compile(r"\b(?:after|before|during|throughout|while|until)\s+$")
+
+
 def _trains_something(text: str, hit: Hit) -> bool:
     """``Results of training multiple classifiers``, ``the training do not converge``,
     ``training and prediction scheme``, ``We train latent diffusion models``: the activity,
@@ -155,6 +158,8 @@ def _trains_something(text: str, hit: Hit) -> bool:
         return False
     if A_SUBJECT.search(folded[:hit.start]) and folded[hit.start:hit.end] in ("train", "trained"):
         return True
+    if A_TIME.search(folded[:hit.start]) and not SPLIT_NOUN.match(folded[hit.end:]):
+        return True  # "the validation result after training": when, not which split
     return folded[hit.start:hit.end].endswith("ing") and (
         AN_OBJECT.match(folded, hit.end) or A_VERB.match(folded, hit.end)) is not None
 
@@ -375,6 +380,10 @@ RANGE_BEFORE = re.compile(r"\d[-\u2013]$|\bbetween\s+(?:[\d.,]+\s*%?\s+and\s+)?$
 DASH_AFTER = re.compile(r"[-\u2013]\d")
 AND_AFTER = re.compile(r"\s*%?\s+and\s+[\d.,]+")
 BETWEEN = re.compile(r"\bbetween\s+$", re.I)
+# "around 74.0 to 74.5", "0.1% to 0.5% lower": a range, unless it is a change "from" one
+TO_AFTER = re.compile(r"\s*%?\s+to\s+[-+]?\d")
+TO_BEFORE = re.compile(r"(?P<first>[-+]?\d[\d.,]*)\s*%?\s+to\s+$")
+FROM_BEFORE = re.compile(r"\bfrom\s+$", re.I)
 
 
 def in_a_range(site: Site) -> bool:
@@ -389,7 +398,16 @@ def in_a_range(site: Site) -> bool:
 def _range_end(text: str, start: int, end: int) -> bool:
     before, after = text[:start], text[end:]
     return bool(RANGE_BEFORE.search(before) or DASH_AFTER.match(after)
-                or (AND_AFTER.match(after) and BETWEEN.search(before)))
+                or (AND_AFTER.match(after) and BETWEEN.search(before))
+                or _to_range_end(before, after))
+
+
+def _to_range_end(before: str, after: str) -> bool:
+    """An end of ``A to B`` (``around 74.0 to 74.5``), not of a change ``from A to B``."""
+    if TO_AFTER.match(after):
+        return not FROM_BEFORE.search(before)
+    first = TO_BEFORE.search(before)
+    return first is not None and not FROM_BEFORE.search(before[:first.start()])
 
 
 # an aside giving the original paper's number: "(the WER in the paper is 6.7)"

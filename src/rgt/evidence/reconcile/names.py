@@ -26,7 +26,7 @@ from rgt.evidence.reconcile.markdown import inline
 from rgt.evidence.reconcile.rst import rst_inline
 from rgt.evidence.reconcile.statistics import measure
 from rgt.evidence.reconcile.text import fold
-from rgt.evidence.reconcile.vocabulary import OTHER, SYNONYMS, Vocabulary, base_vocabulary
+from rgt.evidence.reconcile.vocabulary import OTHER, SPLITS, SYNONYMS, Vocabulary, base_vocabulary
 
 TARGETS = {"variants": "variant", "metrics": "metric", "experiments": "exp_id"}
 FACET_OF = {"variants": "variant", "metrics": "metric", "experiments": "exp", "splits": "split"}
@@ -102,7 +102,20 @@ def alias_facets(claims: list[dict], worded: dict[str, set[str]]) -> dict[str, s
     split = set(worded.get("split", ())) & {claim.get("split") for claim in claims}
     if split:
         facets["split"] = split
+    elif _refines(worded.get("split", set()), {claim.get("split") for claim in claims}):
+        # ``test-standard``, an alias of the ``test-std`` claims: their split, which its word
+        # (test) only begins
+        facets["split"] = {claims[0].get("split")}
     return facets
+
+
+def _refines(words: set[str], splits: set[str | None]) -> bool:
+    """Whether the claims share one split of their own that the alias's split word opens
+    (``test`` of ``test-std``)."""
+    split = next(iter(splits)) if len(splits) == 1 else None
+    return bool(split) and split not in words and any(
+        str(split).lower().startswith(f"{word}-") or str(split).lower().startswith(f"{word}_")
+        for word in words)
 
 
 def _add_ids(vocabulary: Vocabulary, claims: list[dict]) -> None:
@@ -111,6 +124,10 @@ def _add_ids(vocabulary: Vocabulary, claims: list[dict]) -> None:
     for section in ("variants", "metrics", "experiments"):
         for identity in known(claims, section):
             vocabulary.add(identity, FACET_OF[section], identity)
+    # a split of the evidence's own (``test-dev``, ``test-std``) by its id, as the usual
+    # splits are by their words
+    for split in {claim.get("split") for claim in claims} - set(SPLITS) - {None, ""}:
+        vocabulary.add(split, "split", split)
     for variant in known(claims, "variants"):
         # a table row named by the variant's id (``LSTM embedding``) pins its claims as an
         # alias would, over the names a caption gives other runs

@@ -30,14 +30,20 @@ def named_by_aliases(site: Site, candidates: list[dict], facets: dict[str, Facet
     if site.in_table:
         return candidates
     variant = facets.get("variant")
-    tiers = ("clause", "scope") if variant is not None and variant.tier == "clause" else (
-        "clause", "sentence", "scope")
+    # a clause naming one run keeps the sentence's other names out; one whose alias names
+    # several (``Δ``, every comparison's) does not
+    tiers = ("clause", "scope") if variant is not None and variant.tier == "clause" and len(
+        variant.values) == 1 else ("clause", "sentence", "scope")
     for level in site.levels:
         if level.tier not in tiers:
             continue
-        # in the sentence, only what comes before the number (a later clause is its own)
-        text = without_asides(level)[:level.anchor] if level.tier == "sentence" else level.text
-        for named in alias_sets(text, vocabulary, "own"):
+        # in the sentence, only what comes before the number (a later clause is its own),
+        # the nearest name first (``63.2% on random samples (…) and 76.2% with Top-K 40
+        # samples (drop of 5.6%)``: the Top-K run's drop)
+        sentence = level.tier == "sentence"
+        text = without_asides(level)[:level.anchor] if sentence else level.text
+        sets = alias_sets(text, vocabulary, "own")
+        for named in reversed(sets) if sentence else sets:
             candidates = [claim for claim in candidates if claim["id"] in named] or candidates
     return candidates
 
