@@ -66,7 +66,7 @@ def real_summary(score: dict) -> list[str]:
         f"false reports on the drifted copy: {_kinds(score['false_reports_drifted'])}",
         f"false reports on the clean copy: {_kinds(score['false_reports_clean'])} "
         f"(exit {score['clean_exit']} but for the sources' own drifts)",
-    ]
+    ] + [f"refused ({project}, {copy} copy): {why}" for project, copy, why in score["refused"]]
     return lines + _problems(score)
 
 

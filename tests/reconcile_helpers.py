@@ -9,6 +9,7 @@ from pathlib import Path
 
 import yaml
 
+from rgt.deliver.inputs import DeliveryError
 from rgt.evidence.reconcile import reconcile
 from rgt.evidence.userclaims import apply_user_claims, load_user_claims
 
@@ -142,13 +143,24 @@ def score_real(part: str) -> dict:
     annotated claim numbers of the clean copies were checked at all."""
     score = {"projects": [], "planted": 0, "found": 0, "found_exact": 0, "missed": [], "known": 0,
              "known_found": 0, "false_reports_drifted": [], "false_reports_clean": [],
-             "sites": 0, "sites_checked": 0, "documents": 0}
+             "sites": 0, "sites_checked": 0, "documents": 0, "refused": []}
     for project in real_projects(part):
         _score_project(project, score)
     score["recall"] = score["found"] / score["planted"] if score["planted"] else 1.0
     score["clean_exit"] = 0 if not any(item[0] == "drift" for item in
                                        score["false_reports_clean"]) else 1
     return score
+
+
+def _report_or_refusal(project: Path, copy: str, score: dict) -> dict:
+    """The copy's report; a copy ``rgt reconcile`` refuses to read (a quote that leaves a
+    LaTeX group open) is recorded as refused and counts as finding nothing."""
+    try:
+        return real_report(project, copy)
+    except DeliveryError as error:
+        score["refused"].append((project.name, copy, str(error).splitlines()[0]))
+        files = [path for path in (project / copy).rglob("*") if path.is_file()]
+        return {"drift": [], "unmapped": [], "matched": [], "files": files}
 
 
 def _score_project(project: Path, score: dict) -> None:
@@ -160,7 +172,7 @@ def _score_project(project: Path, score: dict) -> None:
     known = [(project.name, k["file"], k["line"], k["claim"]) for k in key["known"]]
     score["projects"].append(project.name)
     for copy in ("drifted", "clean"):
-        report = real_report(project, copy)
+        report = _report_or_refusal(project, copy, score)
         found = {(*_where(project, copy, d), d["claim"]) for d in report["drift"]}
         reported = {(*_where(project, copy, d), d["claim"], d["found"]) for d in report["drift"]}
         expected = planted + known if copy == "drifted" else known
