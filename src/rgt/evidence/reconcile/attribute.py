@@ -189,7 +189,10 @@ def loosened(site: Site, facets: dict[str, Facet], vocabulary: Vocabulary) -> di
     return wider
 
 
-SPREAD_COLUMN = re.compile(r"mean|avg|average", re.IGNORECASE)
+# a header naming a mean with its spread (``Acc. (mean ± std)``), not a spread column beside a
+# mean's (``Mean`` then ``Std``, read as ``Mean Std``)
+SPREAD_COLUMN = re.compile(r"(?:mean|avg|average)\s*(?:\u00b1|\+/?-|\(|/|and\b|&)",
+                           re.IGNORECASE)
 MEASURED_TIERS = ("cell", "column", "row", "caption")  # where a table names its integers' metric
 
 
