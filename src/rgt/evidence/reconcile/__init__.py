@@ -4,7 +4,8 @@ Reading order, one module each: ``documents`` picks a reader per format (``markd
 ``htmltable``, ``latex`` with ``tabular``, ``csvdoc``), each yielding ``blocks`` (paragraphs,
 tables); ``sites`` (prose) and ``tables`` place each statement — ``statistics``: a value with
 its ± spread, CI and confidence level, or a seed count; ``numbers``: how a number is written —
-among the text around it; ``others`` leaves other systems' columns and rows alone; ``facets``
+among the text around it; ``others`` leaves other systems' columns and rows alone, and
+``exclusions`` the numbers no claim states (one seed's, a range's end, the paper's); ``facets``
 reads the names there (``vocabulary``, the project's ``names``; ``aliases``: the claims a
 table's aliases pin down), ``attribute`` turns them into the claims the statement may be
 about (``runs``: which runs a number speaks of; ``prose``: what a prose number's aliases

@@ -20,12 +20,12 @@ from rgt.evidence.reconcile.aliases import (
     pinned_facets,
     plainly_named,
 )
+from rgt.evidence.reconcile.exclusions import excluded
 from rgt.evidence.reconcile.facets import (
     Facet,
     anothers_number,
     cited_subject,
     decide,
-    excluded,
     named_values,
     respectively,
 )

@@ -13,30 +13,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from rgt.evidence.reconcile.numbers import find_numbers
+from rgt.evidence.reconcile.exclusions import CITATION, LEAD
 from rgt.evidence.reconcile.sites import Level, Site
 from rgt.evidence.reconcile.statistics import find_statements
 from rgt.evidence.reconcile.text import fold, sentence_spans
-from rgt.evidence.reconcile.vocabulary import OTHER, Hit, Vocabulary
+from rgt.evidence.reconcile.vocabulary import Hit, Vocabulary
 
 FACETS = ("metric", "split", "variant", "exp", "dispersion", "role", "kind")
-PER_POINT = re.compile(
-    # "seed 2", "run 3" is one run; "we run 5 trials" counts them; "--epoch 14" is a
-    # command's option (how long it trained), no point of a run
-    r"(?:\b(?:seed|run|fold|trial|checkpoint)|(?<!--)\b(?:epoch|step|iteration))\s*#?\s*\d+\b"
-    r"(?!\s+(?:seeds?|runs?|trials?|folds?|times)\b)|"
-    # "the median run" is one run; "the median of 5 runs" aggregates them
-    r"\b(?:best|worst|median|last|final)(?!\s+of\s+(?:\d+|all|two|three|four|five|ten)\b)"
-    r"(?:[\s-]+[\w-]+){0,2}?[\s-]+"
-    r"(?:seed|run|checkpoint|epoch|fold)s?\b|"
-    r"\b(?:each|every|individual|per)[\s-]+(?:seed|run|checkpoint|epoch|fold)s?\b",
-    re.IGNORECASE)
-# An ablation's number is another configuration's: "removing X lowers accuracy to 89.4%".
-ABLATION = re.compile(r"\b(?:ablat\w*|w/o|removing|replacing|swapping)\b", re.IGNORECASE)
-CITATION = re.compile(
-    r"\[\d+(?:\s*[,\u2013-]\s*\d+)*\]|\[cite\]|\bet\s+al\b|"
-    r"\b[\w-]+['\u2019]s\s+(?:repo|repository|implementation|fork|code\s*base)\b|"
-    r"\([A-Z][\w\-]+(?:\s+(?:et\s+al\.?|and|&)\s*[A-Z]?[\w\-]*)?,?\s+\d{4}[a-z]?\)")
 
 
 @dataclass(frozen=True)
@@ -343,155 +326,6 @@ def _reads(facet: str, level: Level, site: Site) -> bool:
     return facet == "dispersion" and level.tier in ("clause", "sentence")
 
 
-INTRO = 40  # "At epoch 100, …": a short opening phrase scopes its sentence
-LIST_GAP = re.compile(r"\s*(?:,|;|,?\s*and)\s*", re.IGNORECASE)
-
-
-def in_a_list(site: Site) -> bool:
-    """A number among three or more joined by commas alone (``{60.6, 60.7, 61.1}``): each
-    run's result, or several things' — unless ``respectively`` pairs them with names."""
-    sentence = site.level("sentence")
-    if sentence is None or "respectively" in sentence.text.lower():
-        return False
-    numbers = find_numbers(sentence.text)
-    at = next((i for i, n in enumerate(numbers) if n.start == sentence.anchor), None)
-    if at is None:
-        return False
-    first, last = at, at
-    while first > 0 and LIST_GAP.fullmatch(sentence.text[numbers[first - 1].end:
-                                                          numbers[first].start]):
-        first -= 1
-    while last + 1 < len(numbers) and LIST_GAP.fullmatch(sentence.text[numbers[last].end:
-                                                                       numbers[last + 1].start]):
-        last += 1
-    return last - first >= 2
-
-
-# a result a later one replaced: "(previously, it was 94.9)", "before the fix"
-SUPERSEDED = re.compile(r"\b(?:previously|formerly|originally|before\s+(?:the|this|our)\s+"
-                        r"(?:fix|bug\s*fix|update|change|correction)|used\s+to\s+be)\b", re.I)
-LEAD = 25  # the end of the text before a clause that may qualify it: "(previously, "
-
-
-# a number the original paper reports, labelled so: "(paper: 0.815)"
-THE_PAPERS = re.compile(r"\b(?:paper|papers|reported|official|published)\s*[:=]\s*$", re.I)
-# a range's ends: "81.2-82.1", "between 84% and 88%"
-RANGE_BEFORE = re.compile(r"\d[-\u2013]$|\bbetween\s+(?:[\d.,]+\s*%?\s+and\s+)?$", re.I)
-DASH_AFTER = re.compile(r"[-\u2013]\d")
-AND_AFTER = re.compile(r"\s*%?\s+and\s+[\d.,]+")
-BETWEEN = re.compile(r"\bbetween\s+$", re.I)
-# "around 74.0 to 74.5", "0.1% to 0.5% lower": a range, unless it is a change "from" one
-TO_AFTER = re.compile(r"\s*%?\s+to\s+[-+]?\d")
-TO_BEFORE = re.compile(r"(?P<first>[-+]?\d[\d.,]*)\s*%?\s+to\s+$")
-FROM_BEFORE = re.compile(r"\bfrom\s+$", re.I)
-
-
-def in_a_range(site: Site) -> bool:
-    """One end of a range (``~81.9 (81.2-82.1)``, ``between 84% and 88%``): the spread of
-    runs, not a result. Read in the clause and the sentence."""
-    width = len(site.statement.parts[0].number.text)
-    return any(level.anchor is not None and _range_end(level.text, level.anchor,
-                                                       level.anchor + width)
-               for level in site.levels[:2])
-
-
-def _range_end(text: str, start: int, end: int) -> bool:
-    before, after = text[:start], text[end:]
-    return bool(RANGE_BEFORE.search(before) or DASH_AFTER.match(after)
-                or (AND_AFTER.match(after) and BETWEEN.search(before))
-                or _to_range_end(before, after))
-
-
-def _to_range_end(before: str, after: str) -> bool:
-    """An end of ``A to B`` (``around 74.0 to 74.5``), not of a change ``from A to B``."""
-    if TO_AFTER.match(after):
-        return not FROM_BEFORE.search(before)
-    first = TO_BEFORE.search(before)
-    return first is not None and not FROM_BEFORE.search(before[:first.start()])
-
-
-# an aside giving the original paper's number: "(the WER in the paper is 6.7)"
-PAPERS_ASIDE = re.compile(r"\b(?:in|by|from)\s+the\s+(?:original\s+)?paper\b|"
-                          r"\bthe\s+paper['\u2019]s\b", re.I)
-
-
-def the_papers(site: Site) -> bool:
-    """A number labelled as the original paper's (``cora: 0.810 (paper: 0.815)``), or given in
-    a parenthesis that says it is the paper's (``6.58 (the WER in the paper is 6.7)``)."""
-    level = site.levels[0]
-    if level.anchor is None:
-        return False
-    before = level.text[:level.anchor]
-    aside = level.tier == "clause" and level.before.rstrip().endswith("(")
-    return THE_PAPERS.search(before) is not None or (aside and PAPERS_ASIDE.search(before)
-                                                     is not None)
-
-
-def excluded(site: Site, credited: bool = False, vocabulary: Vocabulary | None = None) -> bool:
-    """One seed's (or epoch's) number, an ablation's, a superseded one, one quoted from a
-    citation or labelled as the paper's, an end of a range, or one of a list of results: not
-    a claim's. Looked for in the clause (or cell and row), a short opening phrase before it, a
-    citation right after it (``95.3% (He et al., 2016)``), the sentence. ``credited``: the
-    row's citation credits a name of ours (``Chroma~\\cite{chroma}``, a feature the paper's
-    own runs use), not the row's numbers, and so does one right after a run's name in prose
-    (``obtained with the Li-GRU model [2,3]``). An ablation's word inside one of ``vocabulary``'s
-    names (``w/o repeated aug``, an alias) names a run the evidence claims."""
-    if in_a_list(site) or in_a_range(site) or the_papers(site) or _an_ablations_change(site) \
-            or _a_computed_share(site):
-        return True
-    near = [level for level in site.levels if level.tier in ("clause", "cell", "row")]
-    for level in near:
-        if SUPERSEDED.search(level.text + " " + level.before[-LEAD:]):
-            return True
-        intro = level.before if len(level.before) <= INTRO else ""
-        outside = _outside_names(level.text + " " + intro, vocabulary)
-        if (PER_POINT.search(outside) or ABLATION.search(outside)
-                or CITATION.search(_uncredited(level, vocabulary))
-                and not (credited and level.tier == "row")):
-            return True
-        if CITATION.match(level.after.lstrip(" (")) or CITATION.match(level.after.lstrip()):
-            return True
-    return False
-
-
-# "(89/119 = 75%)": a share worked out from the counts before it
-COUNTS_RATIO = re.compile(r"\b\d+\s*/\s*\d+\s*(?:=|\\approx|\u2248)\s*$")
-
-
-def _a_computed_share(site: Site) -> bool:
-    """A number worked out in place from two counts (``89/119 = 75%``): a tally of the
-    text's own, no claim's measurement."""
-    clause = site.levels[0] if site.levels else None
-    return clause is not None and clause.anchor is not None and not site.in_table and \
-        COUNTS_RATIO.search(clause.text[:clause.anchor]) is not None
-
-
-def _uncredited(level: Level, vocabulary: Vocabulary | None) -> str:
-    """A clause's text without the citations right after one of the evidence's run names
-    that follows its number: they credit the name's origin (``14.2% is obtained with the
-    Li-GRU model [2,3]``), not the number (``CutMix [4] reaches 96.1%`` is the paper's)."""
-    text = level.text
-    if vocabulary is None or level.tier != "clause" or level.anchor is None:
-        return text
-    ends = {hit.end for hit in vocabulary.find(text) if hit.start > level.anchor and (
-        hit.facets.get("own") or hit.facets.get("variant", {OTHER}) - {OTHER})}
-    return CITATION.sub(lambda match: " " if len(text[:match.start()].rstrip(" ~")) in ends
-                        else match.group(0), text)
-
-
-def _outside_names(text: str, vocabulary: Vocabulary | None) -> str:
-    """``text`` with the names ``vocabulary`` finds in it blanked out."""
-    return text if vocabulary is None else vocabulary.blanked(text)
-
-
-def _an_ablations_change(site: Site) -> bool:
-    """A difference in a sentence that removes a part before it (``By removing the prior …
-    we got a worsening of 9%, while on ReferIt … the worsening is of 18.5%``): the ablated
-    run against ours, the other way round from the comparison's candidate − baseline."""
-    sentence = site.level("sentence")
-    return (not site.in_table and sentence is not None and sentence.anchor is not None
-            and site.statement.form & {"difference", "better", "worse", "up", "down"}
-            and ABLATION.search(sentence.text[:sentence.anchor]) is not None)
 
 
 def cited_subject(site: Site, facets: dict[str, Facet]) -> bool:
