@@ -77,10 +77,22 @@ def label_columns(table: Table) -> set[int]:
 def _names_rows(table: Table, column: int) -> bool:
     numeric = _numeric_cells(table, column)
     if POINT_HEADER.match(_header(table, column)) or SIZE_HEADER.match(
-            _header(table, column)) or numeric == 0 or _training_settings(table, column):
+            _header(table, column)) or numeric == 0 or _training_settings(table, column) \
+            or _seed_values(table, column):
         return True
     filled = sum(column < len(row) and row[column].text.strip() != "" for row in table.rows)
     return _settings_only(table, column) or column == 0 and numeric * 2 < filled
+
+
+SEEDS_HEADER = re.compile(r"^\s*(?:random\s+)?seeds?\s*$", re.I)
+SEED_LIST = re.compile(r"\s*\d+(?:\s*,\s*\d+)+\s*")  # ``1337, 1234, 2026``
+
+
+def _seed_values(table: Table, column: int) -> bool:
+    """A ``Seeds`` column listing the seeds themselves (``1337, 1234, 2026`` in one of its
+    cells; ``1337`` in another): which runs each row is, no count to check."""
+    return bool(SEEDS_HEADER.match(_header(table, column))) and any(
+        column < len(row) and SEED_LIST.fullmatch(row[column].text) for row in table.rows)
 
 
 # a setting, not a result: ``K=3``, ``5 × 5``, ``N/A``
@@ -317,6 +329,36 @@ def _in_turn(header: str, text: str, statements: list,
     return header, names, parts
 
 
+# a header naming a cell's second number in parentheses: "Prec@1 (Err)" over "77.698 (22.298)";
+# not a unit or a spread ("Acc (%)", "Time (ms)", "ROC-AUC (STD)")
+PARENTHESIS_NAME = re.compile(r"^(?P<first>.*\S)\s*\(\s*(?P<second>[^\W\d_][\w@.\- ]*?)\s*\)\s*$")
+NOT_A_NAME = {"ms", "s", "sec", "secs", "min", "mins", "h", "hr", "hrs", "hours", "mb", "gb",
+              "m", "k", "b", "fps", "pp", "pts", "points", "x", "std", "sd", "se", "sem", "stdev",
+              "avg", "mean", "median", "iqr", "ci"}
+
+
+def named_parenthesis(header: str, text: str, count: int) -> list[str] | None:
+    """Each number's name where the header names the cell's parenthesized number
+    (``Prec@1 (Err)`` over ``77.698 (22.298)``: the precision, then the error); None
+    otherwise."""
+    match = PARENTHESIS_NAME.match(header.strip())
+    if count != 2 or match is None or match.group("second").lower() in NOT_A_NAME or \
+            VALUE_AND_PARENTHESIS.match(text) is None:
+        return None
+    return [match.group("first"), match.group("second")]
+
+
+def parenthesis_in_turn(header: str, text: str,
+                        statements: list) -> tuple[str, list[str], list] | None:
+    """A cell ``77.698 (22.298)`` under ``Prec@1 (Err)``: the header, each number's name and
+    its part of the cell (before the parenthesis, inside it); None for any other cell."""
+    names = named_parenthesis(header, text, len(statements))
+    if names is None:
+        return None
+    opening = text.index("(")
+    return header, names, [(0, opening), (opening + 1, text.index(")", opening))]
+
+
 # a caption's names of a cell's numbers in turn, slashed without spaces: "with PSNR/SSIM
 # metrics"; not a pair of splits ("train/evaluation sets")
 SLASHED = re.compile(r"(?<![\w/])([^\W\d_][\w@.+-]*(?:/[^\W\d_][\w@.+-]*)+)(?![\w/])")
@@ -371,7 +413,8 @@ def spread_in_parentheses(header: str, text: str, spreads: bool = False) -> str:
     ``0.8155 ±0.0015`` (the same length: offsets hold)."""
     match = VALUE_AND_PARENTHESIS.match(text)
     times = 1 if spreads else 10
-    if match is None or not (SPREAD_HEADER.search(header) or _small(match, times)):
+    if match is None or not (SPREAD_HEADER.search(header) or _small(match, times)) or \
+            named_parenthesis(header, text, 2):
         return text
     return f"{match.group(1)}\u00b1{match.group(2)} {text[match.end():]}"
 
@@ -420,8 +463,8 @@ def _cell_sites(table: Table, cell: Cell, row: tuple[str, str], header: str,
     text = others_in_parentheses(f"{header} {table.caption}", spread_in_parentheses(
         header, cell.text, spreads))
     statements = find_statements(text, integers=True)
-    header, names, parts = whole_and_parts(header, text, statements) or _in_turn(
-        header, cell.text, statements, table.caption)
+    header, names, parts = whole_and_parts(header, text, statements) or parenthesis_in_turn(
+        header, text, statements) or _in_turn(header, cell.text, statements, table.caption)
     split = len(set(parts)) == len(parts)  # (each number its part of the cell)
     rows, corners = (row_in_turn(name, len(parts)) if split else [name] * len(parts)
                      for name in (label, corner))
