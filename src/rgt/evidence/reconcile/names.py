@@ -99,23 +99,21 @@ def alias_facets(claims: list[dict], worded: dict[str, set[str]]) -> dict[str, s
         facets["variant"] = set().union(*(claim_variants(claim) for claim in claims))
     elif len({claim["variant"] for claim in claims}) == 1 and not any(map(is_comparison, claims)):
         facets["variant"] = {claims[0]["variant"]}
-    split = set(worded.get("split", ())) & {claim.get("split") for claim in claims}
-    if split:
-        facets["split"] = split
-    elif _refines(worded.get("split", set()), {claim.get("split") for claim in claims}):
+    words, splits = set(worded.get("split", ())), {claim.get("split") for claim in claims}
+    if words & splits:
+        facets["split"] = words & splits
+    elif _refines(words, splits):
         # ``test-standard``, an alias of the ``test-std`` claims: their split, which its word
         # (test) only begins
-        facets["split"] = {claims[0].get("split")}
+        facets["split"] = splits
     return facets
 
 
 def _refines(words: set[str], splits: set[str | None]) -> bool:
     """Whether the claims share one split of their own that the alias's split word opens
     (``test`` of ``test-std``)."""
-    split = next(iter(splits)) if len(splits) == 1 else None
-    return bool(split) and split not in words and any(
-        str(split).lower().startswith(f"{word}-") or str(split).lower().startswith(f"{word}_")
-        for word in words)
+    split = str(next(iter(splits))).lower() if len(splits) == 1 and None not in splits else ""
+    return bool(split) and any(split.startswith((f"{word}-", f"{word}_")) for word in words)
 
 
 def _add_ids(vocabulary: Vocabulary, claims: list[dict]) -> None:
