@@ -30,11 +30,13 @@ CITATION = re.compile(
 
 INTRO = 40  # "At epoch 100, …": a short opening phrase scopes its sentence
 LIST_GAP = re.compile(r"\s*(?:,|;|,?\s*and)\s*", re.IGNORECASE)
+OR_GAP = re.compile(r"%?\s+or\s+", re.IGNORECASE)  # alternatives: "5 or 10 trials"
 
 
 def in_a_list(site: Site) -> bool:
-    """A number among three or more joined by commas alone (``{60.6, 60.7, 61.1}``): each
-    run's result, or several things' — unless ``respectively`` pairs them with names."""
+    """A number among three or more joined by commas alone (``{60.6, 60.7, 61.1}``), or one
+    of alternatives (``5 or 10 trials``): each run's result, or several things' — unless
+    ``respectively`` pairs them with names."""
     sentence = site.level("sentence")
     if sentence is None or "respectively" in sentence.text.lower():
         return False
@@ -42,6 +44,9 @@ def in_a_list(site: Site) -> bool:
     at = next((i for i, n in enumerate(numbers) if n.start == sentence.anchor), None)
     if at is None:
         return False
+    if any(OR_GAP.fullmatch(sentence.text[numbers[i].end:numbers[i + 1].start])
+           for i in (at - 1, at) if 0 <= i < len(numbers) - 1):
+        return True
     first, last = at, at
     while first > 0 and LIST_GAP.fullmatch(sentence.text[numbers[first - 1].end:
                                                           numbers[first].start]):

@@ -118,9 +118,10 @@ def _in_a_reference(text: str, hit: Hit) -> bool:
 
 
 # "the training does not converge": training as what something happened to; "training and
-# prediction scheme": one of two activities
+# prediction scheme": one of two activities; "training using various settings": how it is done
 A_VERB = re.compile(r"\s+(?:does|do|did|doesn't|don't|didn't|fails?|failed|diverges?|diverged|"
-                    r"converges?|converged|takes|took|is|was|were|(?:and|or)\s+(?:prediction|"
+                    r"converges?|converged|takes|took|is|was|were|using|via|under|"
+                    r"(?:and|or)\s+(?:prediction|"
                     r"inference|evaluation|testing|sampling|decoding))\b")
 
 

@@ -13,6 +13,7 @@ import re
 
 from rgt.deliver.inputs import DeliveryError
 from rgt.evidence.reconcile.blocks import Blocks, Paragraph, Table
+from rgt.evidence.reconcile.macros import definitions, expand
 from rgt.evidence.reconcile.tabular import group_end, parse_tabular
 
 SKIPPED = {"equation", "equation*", "align", "align*", "gather", "gather*", "multline",
@@ -22,6 +23,9 @@ TABULAR = {"tabular", "tabular*", "tabularx", "longtable"}
 FLOATS = {"table", "table*", "figure", "figure*"}
 SUBFLOATS = ("subtable", "subfigure", "minipage")
 BEGIN = re.compile(r"\\begin\s*\{([^}]*)\}")
+CELL_SEPARATOR = re.compile(r"(?<!\\)&")
+ROW_ENDED = re.compile(r"\\\\\s*$")
+RULE_LINE = re.compile(r"\s*\\(?:hline|toprule|midrule|bottomrule|cline\s*\{[^}]*\})\s*$")
 SUB_COMMAND = re.compile(r"\\sub(?:figure|float|table)\s*\[([^\]]*)\]\s*\{")
 SECTION = re.compile(r"\\(part|chapter|section|subsection|subsubsection|paragraph|frametitle)"
                      r"\*?\s*(?:\[[^\]]*\])?\s*\{")
@@ -54,6 +58,8 @@ def _si(match: re.Match) -> str:
 
 DIGITS_AS_LETTERS = str.maketrans("0123456789", "abcdefghij")
 SIMPLE = [
+    # a box's width or a rotation's angle is layout, no number: ``\parbox{3.7em}{Tied}``
+    (re.compile(r"\\(?:parbox|rotatebox)\s*(?:\[[^\]]*\]\s*)*\{[^{}]*\}"), " "),
     (re.compile(r"\\(?:SI|qty)\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}\s*\{([^{}]*)\}"), _si),
     (re.compile(r"\\numrange\s*\{([^{}]*)\}\s*\{([^{}]*)\}"), r"\1 to \2"),
     (re.compile(r"\\num\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}"), r"\1"),
@@ -148,6 +154,8 @@ class LatexReader:
         self.source = source
         self.lines = [strip_comment(line) for line in text.splitlines()]
         check_braces(self.lines, source)
+        macros = definitions(self.lines)
+        self.lines = [expand(line, macros) for line in self.lines]
         self.blocks = Blocks()
         self.index = next((i + 1 for i, line in enumerate(self.lines)
                            if "\\begin{document}" in line), 0)
@@ -172,6 +180,10 @@ class LatexReader:
             self._float(name)
         elif "\\end{document}" in line:
             self.index = len(self.lines)
+        elif (end := self._bare_body_end(self.index)) is not None:
+            self.blocks.table(parse_tabular(
+                [(i + 1, self.lines[i]) for i in range(self.index, end + 1)], plain, ""))
+            self.index = end + 1
         else:
             self._text(line)
             self.index += 1
@@ -193,6 +205,18 @@ class LatexReader:
                     return index
         raise DeliveryError(f"{self.source}:{start + 1}: \\begin{{{name}}} is never ended",
                             fix=f"add \\end{{{name}}} where it ends")
+
+    def _bare_body_end(self, start: int) -> int | None:
+        """The last line of a tabular body written without its environment (a generated
+        table a paper ``\\input``s inside its own ``tabular``) starting at ``start``: two or
+        more lines of ``&``-separated cells, at least one ended by ``\\\\``; else None."""
+        end, rows = start, 0
+        while end < len(self.lines) and (CELL_SEPARATOR.search(self.lines[end])
+                                         or (rows and RULE_LINE.match(self.lines[end]))):
+            rows += bool(CELL_SEPARATOR.search(self.lines[end]))
+            end += 1
+        ended = any(ROW_ENDED.search(line) for line in self.lines[start:end])
+        return end - 1 if rows >= 2 and ended else None
 
     def _text(self, line: str) -> None:
         section = SECTION.search(line)

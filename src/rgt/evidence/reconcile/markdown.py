@@ -153,6 +153,24 @@ def cells(line: str, number: int) -> list[Cell]:
 BREAK = re.compile(r"\s*<br\s*/?>\s*", re.IGNORECASE)
 
 
+NAMED_NUMBER = re.compile(r"[=:]\s*-?\d*\.\d")
+
+
+def stacked_rows(line: str, number: int, header: str) -> list[list[Cell]]:
+    """A row whose cells stack as many parts each with ``<br>`` (``None (BC) <br> a`` beside
+    ``5.67 <br> 5.66``) as that many rows, a one-part cell repeated on each (``Mixing
+    method``); any other row as itself, and every row under a header that stacks its names
+    too (``Teacher <br> Student``: the parts are read in turn against the header's) or whose
+    parts name their numbers (``mae=0.41 <br> mse=0.39``)."""
+    stacks = [BREAK.split(text.replace("\\|", "|")) for text in _pieces(line)]
+    depths = {len(parts) for parts in stacks if len(parts) > 1}
+    if len(depths) != 1 or sum(len(parts) > 1 for parts in stacks) < 2 \
+            or NAMED_NUMBER.search(line) or BREAK.search(header):
+        return [cells(line, number)]
+    return [[Cell(inline(parts[k] if len(parts) > 1 else parts[0], names=True).strip(), number)
+             for parts in stacks] for k in range(depths.pop())]
+
+
 def _breaks(text: str) -> str:
     """A cell's line breaks between plain parts (``75.61 <br> 73.26``, ``wrn-40-2 <br>
     wrn-16-2``) as a slash, the parts in turn; between named numbers (``mae=0.4109 <br>
@@ -446,8 +464,12 @@ class MarkdownReader:
         rows, settings = [], []
         while self.index < len(self.lines) and "|" in self.lines[self.index] \
                 and self.lines[self.index].strip():
-            row = cells(self.lines[self.index], self.index + 1)
-            if not rows and not settings and _names_only(row):
+            stacked = stacked_rows(self.lines[self.index], self.index + 1,
+                                   self.lines[self.table_line - 1])
+            row = stacked[0]
+            if len(stacked) > 1:
+                rows += stacked
+            elif not rows and not settings and _names_only(row):
                 header = [f"{head} {row[j].text if j < len(row) else ''}".strip()
                           for j, head in enumerate(header)]
             elif not rows and not all(header[1:]) and _all_bold(self.lines[self.index]):

@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from rgt.evidence.reconcile.blocks import Cell, Table
 
+DECIMAL = re.compile(r"[-+\u2212]?\d*\.\d+%?")
 ROW_END = re.compile(r"\\\\(?:\s*\[[^\]]*\])?|\\tabularnewline\b")
 CELL_END = re.compile(r"&")
 MULTI = re.compile(r"^\s*\\multi(?:column|row)\s*\{(-?\d+)\}\s*(?:\[[^\]]*\])?\s*\{[^{}]*\}\s*")
@@ -131,8 +132,21 @@ class Rows:
             if any(text for text, _, _ in cells):
                 self.upward |= {len(self.rows)} if UPWARD.match(segment) else set()
                 self.rows.append(cells)
-        self.header_rows = self.header_rows or 1
+        self.header_rows = _head_above_first_result(self.rows, self.header_rows or 1)
         self.blocks = sorted(set(blocks + [len(self.rows)]))
+
+
+def _head_above_first_result(rows: list[list[Spanned]], header_rows: int) -> int:
+    """The head ends above a row that is the first to carry a label and holds a decimal
+    result, under head rows whose label cells are empty: a table ruled only below its first
+    body row (``& Train & Test \\\\ Separate & 0.61 & 1.34 \\\\ \\hline``)."""
+    for index in range(1, header_rows):
+        if rows[index] and rows[index][0][0] and any(
+                DECIMAL.fullmatch(text.strip()) for text, _, _ in rows[index][1:]):
+            if not any(row and row[0][0] for row in rows[:index]):
+                return index
+            break
+    return header_rows
 
 
 def _label_blocks_above(table: Rows) -> None:
