@@ -14,7 +14,10 @@ Two corpora, scored apart:
 Goal on each: every drift found, no false report on either copy (the clean copy exits 0).
 This is an accuracy benchmark: the figures are counts, the same on every machine.
 
-    python bench/reconcile_corpus.py [--parts own dev heldout] [--json OUT]
+    python bench/reconcile_corpus.py [--parts own dev heldout] [--json OUT] [--code DIR]
+
+``--code DIR`` scores this checkout's corpora with the ``rgt`` of another checkout (a worktree
+of the commit before a round of rules: how the code before it does on the same part).
 """
 
 from __future__ import annotations
@@ -25,7 +28,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
+# read before argparse: the package must come from the chosen checkout before it is imported
+CODE = Path(sys.argv[sys.argv.index("--code") + 1]).resolve() if "--code" in sys.argv[:-1] \
+    else ROOT
+sys.path.insert(0, str(CODE / "src"))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from reconcile_helpers import score_corpus, score_real  # noqa: E402
@@ -93,7 +99,11 @@ def main() -> int:
     parser.add_argument("--parts", nargs="+", choices=list(PARTS), default=list(PARTS),
                         help="which corpora to score (default: all three)")
     parser.add_argument("--json", metavar="OUT", help="also write the figures as JSON")
+    parser.add_argument("--code", metavar="DIR", help="score with the rgt under DIR/src "
+                        "(another checkout, e.g. the commit before a round of rules)")
     args = parser.parse_args()
+    if args.code:
+        print(f"code: {sys.modules['rgt'].__file__}")
     scores = {part: score_corpus() if part == "own" else score_real(part)
               for part in args.parts}
     for part, score in scores.items():
