@@ -33,10 +33,10 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (1516, 1516, 1708)
-    assert (score["known_found"], score["known"]) == (38, 70)
-    assert _kinds(score) == {"drifted": {"drift": 85, "unmapped": 19},
-                             "clean": {"drift": 85, "unmapped": 10}}
+    assert (score["found"], score["found_exact"], score["planted"]) == (1536, 1536, 1752)
+    assert (score["known_found"], score["known"]) == (38, 72)
+    assert _kinds(score) == {"drifted": {"drift": 96, "unmapped": 20},
+                             "clean": {"drift": 86, "unmapped": 11}}
 
 
 def test_the_held_out_part_scores_no_worse_than_when_it_was_scored():
