@@ -113,7 +113,7 @@ def test_a_macro_is_expanded_only_where_its_arguments_are_on_the_line():
     lines = ["\\newcommand{\\best}[1]{\\textbf{#1}}", "\\newcommand\\ours{FooNet}",
              "\\ours{} gets \\best{91.2} and $\\ours$", "\\best{92.0", "}"]
     macros = definitions(lines)
-    assert macros == {"best": (1, "\\textbf{#1}"), "ours": (0, "FooNet")}
+    assert macros == {"best": (1, "\\textbf{#1}", 0), "ours": (0, "FooNet", 1)}
     assert expand(lines[2], macros) == "FooNet{} gets \\textbf{91.2} and $\\ours$"
     assert expand(lines[3], macros) == lines[3]  # its argument runs onto the next line
     assert expand(lines[0], macros) == lines[0]  # a definition is no text of the document

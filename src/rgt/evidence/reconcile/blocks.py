@@ -18,6 +18,7 @@ class Paragraph:
     starts: list[tuple[int, int]] = field(default_factory=list)
     scope: str = ""
     note: str = ""  # a footnote's: the table row its mark points to (``with_notes``)
+    intro: str = ""  # output's: the paragraph presenting it, which says which run printed it
 
     def add(self, line: int, text: str) -> None:
         """Append one line of prose."""

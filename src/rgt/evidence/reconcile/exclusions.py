@@ -101,6 +101,7 @@ def _to_range_end(before: str, after: str) -> bool:
 
 
 # an aside giving the original paper's number: "(the WER in the paper is 6.7)"
+OURS_WORD = re.compile(r"\b(?:our|ours|we|my|mine|I)\b")
 PAPERS_ASIDE = re.compile(r"\b(?:in|by|from)\s+the\s+(?:original\s+)?paper\b|"
                           r"\bthe\s+paper['\u2019]s\b", re.I)
 
@@ -117,6 +118,22 @@ def the_papers(site: Site) -> bool:
                                                      is not None)
 
 
+# another work's model, or another work as the subject that reports (``they show … reaching``,
+# ``Paper uses mean over 3 seeds``)
+THEIRS = re.compile(r"\btheir\s+(?:\w+\s+)?(?:models?|methods?|approach(?:es)?|systems?|"
+                    r"networks?|baselines?)\b|\b(?:they|(?:the\s+)?(?:original\s+)?(?:paper|"
+                    r"authors))\s+(?:also\s+)?(?:show|report|obtain|achieve|reach|get|claim|"
+                    r"use)\w*", re.IGNORECASE)
+
+
+def presented_as_theirs(site: Site) -> bool:
+    """Output that the paragraph presenting it gives as another work's (``The original paper
+    reports the following results:`` over a log of its numbers)."""
+    intro = site.level("intro")
+    return intro is not None and THEIRS.search(intro.text) is not None and \
+        OURS_WORD.search(intro.text) is None
+
+
 def excluded(site: Site, credited: bool = False, vocabulary: Vocabulary | None = None) -> bool:
     """One seed's (or epoch's) number, an ablation's, a superseded one, one quoted from a
     citation or labelled as the paper's, an end of a range, or one of a list of results: not
@@ -127,7 +144,7 @@ def excluded(site: Site, credited: bool = False, vocabulary: Vocabulary | None =
     (``obtained with the Li-GRU model [2,3]``). An ablation's word inside one of ``vocabulary``'s
     names (``w/o repeated aug``, an alias) names a run the evidence claims."""
     if in_a_list(site) or in_a_range(site) or the_papers(site) or _an_ablations_change(site) \
-            or _a_computed_share(site):
+            or _a_computed_share(site) or presented_as_theirs(site):
         return True
     near = [level for level in site.levels if level.tier in ("clause", "cell", "row")]
     for level in near:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from rgt.evidence.reconcile.exclusions import CITATION, LEAD
+from rgt.evidence.reconcile.exclusions import CITATION, LEAD, THEIRS
 from rgt.evidence.reconcile.sites import Level, Site
 from rgt.evidence.reconcile.statistics import find_statements
 from rgt.evidence.reconcile.text import fold, sentence_spans
@@ -245,7 +245,7 @@ def decide(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
     return found
 
 
-FARTHER = ("paragraph", "caption", "scope")
+FARTHER = ("paragraph", "intro", "caption", "scope")
 
 
 def _level_hits(level: Level, vocabulary: Vocabulary) -> list[Hit]:
@@ -340,12 +340,6 @@ def cited_subject(site: Site, facets: dict[str, Facet]) -> bool:
 
 VS = r"vs\.?|v\.s\.|versus|compared\s+(?:to|with)"  # the words before the other side
 COUNTERPART = re.compile(rf"\b(?:{VS}|against)\s*\(?\s*$", re.IGNORECASE)
-# another work's model, or another work as the subject that reports (``they show … reaching``,
-# ``Paper uses mean over 3 seeds``)
-THEIRS = re.compile(r"\btheir\s+(?:\w+\s+)?(?:models?|methods?|approach(?:es)?|systems?|"
-                    r"networks?|baselines?)\b|\b(?:they|(?:the\s+)?(?:original\s+)?(?:paper|"
-                    r"authors))\s+(?:also\s+)?(?:show|report|obtain|achieve|reach|get|claim|"
-                    r"use)\w*", re.IGNORECASE)
 OURS = re.compile(r"\b(?:our|ours|we)\b", re.IGNORECASE)
 
 

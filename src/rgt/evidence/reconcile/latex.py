@@ -147,6 +147,18 @@ def _typeset(text: str) -> str:
     return re.sub(r"[ \t]+", " ", text).strip()
 
 
+A_NUMBER = re.compile(r"[-+\u2212]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)%?")
+
+
+def _named_values(macros: dict[str, tuple[int, str, int]]) -> dict[int, str]:
+    """A macro of no argument that typesets a number (``\\newcommand\\varMFWarm{\\fmt{0.54}}``)
+    is a result named by the macro: its definition's line reads as ``varMFWarm: 0.54``, and its
+    uses (a table of macros) are left as names, so that each number is checked once, where it
+    is written."""
+    return {line: f"{name}: {plain(body)}." for name, (count, body, line) in macros.items()
+            if count == 0 and A_NUMBER.fullmatch(plain(body))}
+
+
 class LatexReader:
     """Walks the lines of one LaTeX document (comments removed, braces checked)."""
 
@@ -155,7 +167,10 @@ class LatexReader:
         self.lines = [strip_comment(line) for line in text.splitlines()]
         check_braces(self.lines, source)
         macros = definitions(self.lines)
-        self.lines = [expand(line, macros) for line in self.lines]
+        self.named_values = _named_values(macros)
+        shown = {name: macro for name, macro in macros.items()
+                 if macro[2] not in self.named_values}
+        self.lines = [expand(line, shown) for line in self.lines]
         self.blocks = Blocks()
         self.index = next((i + 1 for i, line in enumerate(self.lines)
                            if "\\begin{document}" in line), 0)
@@ -169,7 +184,12 @@ class LatexReader:
     def _step(self, line: str) -> None:
         begin = BEGIN.search(line)
         name = begin.group(1).strip() if begin else ""
-        if name in SKIPPED:
+        if self.index in self.named_values:
+            self.blocks.close()
+            self.blocks.prose(self.index + 1, self.named_values[self.index])
+            self.blocks.close()
+            self.index += 1
+        elif name in SKIPPED:
             self.blocks.close()
             self.index = self._end_of(name, self.index) + 1
         elif name in TABULAR:

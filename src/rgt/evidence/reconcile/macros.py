@@ -18,18 +18,19 @@ USE = re.compile(r"\\([A-Za-z]+)(?![A-Za-z])")
 DEPTH = 4  # a macro may use another; a self-referring one stops here
 
 
-def definitions(lines: list[str]) -> dict[str, tuple[int, str]]:
-    """Each macro the document defines: its name → (argument count, body on one line)."""
+def definitions(lines: list[str]) -> dict[str, tuple[int, str, int]]:
+    """Each macro the document defines: its name → (argument count, body on one line, the
+    index of the line defining it)."""
     text = "\n".join(lines)
     found = {}
     for match in DEFINITION.finditer(text):
         closing = group_end(text, match.end())
         body = text[match.end() + 1:closing - 1].replace("\n", " ")
-        found[match.group(1)] = (int(match.group(2) or 0), body)
+        found[match.group(1)] = (int(match.group(2) or 0), body, text.count("\n", 0, match.start()))
     return found
 
 
-def expand(line: str, macros: dict[str, tuple[int, str]]) -> str:
+def expand(line: str, macros: dict[str, tuple[int, str, int]]) -> str:
     """``line`` with each use of the document's macros replaced by its body, arguments put
     in; a definition line is left as it is (its body is not text of the document)."""
     if not macros or DEFINITION.search(line):
@@ -42,12 +43,12 @@ def expand(line: str, macros: dict[str, tuple[int, str]]) -> str:
     return line
 
 
-def _expand_once(line: str, macros: dict[str, tuple[int, str]]) -> str:
+def _expand_once(line: str, macros: dict[str, tuple[int, str, int]]) -> str:
     out, position = [], 0
     for use in USE.finditer(line):
         if use.start() < position or use.group(1) not in macros or _lone_math(line, use):
             continue
-        count, body = macros[use.group(1)]
+        count, body, _ = macros[use.group(1)]
         arguments, end = _arguments(line, use.end(), count)
         if arguments is None:
             continue

@@ -272,6 +272,9 @@ def _rendered(alias: str) -> str:
         return rst_inline(alias, names=True)
     # LaTeX: a command, math, or a tie between words (``ranked~1``: ``ranked 1``)
     latex = "\\" in alias or "$" in alias or re.search(r"\w~\w", alias)
+    lone = re.fullmatch(r"\\([A-Za-z]+)(?:\{\})?", alias)
+    if lone:  # a macro of the document's own names what it stands for: ``\dds``, ``\varMFWarm``
+        return lone.group(1)
     if latex and not re.fullmatch(r"[^$\\]*(?:\\\|[^$\\]*)+", alias):
         return plain(alias)
     # Markdown's marks, and a pipe table's escaped bar (``Acceptance\|B``: Acceptance|B)

@@ -125,5 +125,7 @@ def _prose_site(paragraph: Paragraph, statement: Statement, sentences: list[tupl
     levels += [Level("paragraph", text[start:end], None, False, names_variants=refers_back,
                      carries=start == sentences[index - 1][0])
                for start, end in reversed(sentences[:index])]
+    if paragraph.intro:
+        levels.append(Level("intro", paragraph.intro, None, False))
     levels.append(Level("scope", paragraph.scope, None, False))
     return Site(statement, tuple(paragraph.starts), text[s_start:s_end].strip(), tuple(levels))
