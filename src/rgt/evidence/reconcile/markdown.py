@@ -60,6 +60,9 @@ MATH = re.compile(r"(?<![\\$])\$(?:(?=\\)[^$\n]+?|[-+\u2212]?\d[\d.,]*"
                   r"(?:\s*(?:\\[a-zA-Z]+|\\%|[-+\u2212%^_{}()])\s*[\d.,]*)*)\$(?!\d)")
 CODE_COMMENT = re.compile(r"^\s*#+\s?(.*\S)\s*$")  # a shell or Python comment
 POINTS_BACK = re.compile(r"\s*(?:this|it|these|that|they)\b", re.IGNORECASE)
+# a result of what the code above ran: "It produces …", "We achieve 85.0% accuracy …"
+RESULT_OF_CODE = re.compile(r"\s*(?:(?:this|it|these|that|they)\b|we\s+(?:achieve|obtain|get|"
+                            r"reach|see)\b)", re.IGNORECASE)
 CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 # `enwik8`, `wikitext-103`, `vit_base.sbb_in1k`: one word, a name (`dqn_atari.py`, a file,
 # is not read)
@@ -239,6 +242,7 @@ class MarkdownReader:
         self.code_may_follow = True  # after a blank line (not in a list) or an rst "::"
         self.in_list = False
         self.after_code = False  # the last block was code a paragraph introduced
+        self.code_above = ""  # the code just read past, until a line of text follows it
         self.directives: list[str] = []  # the closing fences of the MyST directives open
         self.directive_caption = ""  # the argument of the ``{table}`` directive open
 
@@ -337,6 +341,7 @@ class MarkdownReader:
             self._commented_output(start + 1, self.index - 1)
         self.blocks.close()
         self.after_code = INTRODUCES.search(intro) is not None
+        self.code_above = " ".join(line.strip() for line in self.lines[start + 1:self.index - 1])
 
     def _printed_tables(self, start: int, end: int, intro: str) -> list[Table]:
         """The tables the code of lines ``start`` to ``end`` shows: grid tables a program
@@ -395,9 +400,11 @@ class MarkdownReader:
 
     def _skip_indented(self) -> None:
         self.blocks.close()
+        start = self.index
         while self.index < len(self.lines) and (
                 INDENTED.match(self.lines[self.index]) or not self.lines[self.index].strip()):
             self.index += 1
+        self.code_above = " ".join(line.strip() for line in self.lines[start:self.index])
 
     def _note_context(self, line: str) -> None:
         """Whether an indented line after this one is code (after a blank line outside a list,
@@ -423,10 +430,14 @@ class MarkdownReader:
             if LIST_ITEM.match(line):
                 self.blocks.close()
             text = re.sub(r"^\s*>\s?", "", line)
-            if self.after_code and POINTS_BACK.match(text):
+            points_back = POINTS_BACK.match(text) is not None
+            if self.after_code and points_back:
                 self.blocks.reopen()
             self.after_code = False
             self.blocks.prose(self.index + 1, inline(LIST_ITEM.sub("", text, count=1)))
+            if self.code_above and RESULT_OF_CODE.match(text):
+                self.blocks.current.intro = self.blocks.current.intro or self.code_above
+            self.code_above = ""
 
     def _heading(self, level: int, text: str) -> None:
         self.blocks.heading(level, inline(text))
