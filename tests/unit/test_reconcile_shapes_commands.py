@@ -4,7 +4,9 @@ single-run results follow the command that produced them (``It produces the fina
 labelling F1 = 95.83%``), beside a table of the same metric's three-seed mean; a sentence of
 ours that sets the original paper's number beside it (``We achieve 85.0% accuracy …,
 comparable to 86.3% reported in the original paper``). The snippets follow those shapes, with
-numbers of their own."""
+numbers of their own. And one shape a `dev` project had long shown: tables of per-seed columns
+whose corners name the machine (``DGX A100 80GB, FP16, 8x GPU``), where ``Seed #2`` names the
+best seed of the run on another machine."""
 
 from __future__ import annotations
 
@@ -52,3 +54,27 @@ def test_the_other_work_of_a_sentence_does_not_take_a_clause_of_ours(tmp_path, o
     report = run(tmp_path, SNLI, NLI.format(ours=ours))
     assert {(item["claim"].split("/")[1], item["found"]) for item in report["drift"]} == found
     assert report["unmapped"] == [] and len(report["drift"] + report["matched"]) == 1
+
+
+def _best(machine: str, corner: str, seed: str, value: float) -> dict:
+    return alias_claim("jasper", f"{machine}_best", "wer", value,
+                       [corner, machine.upper(), seed, "dev-clean", "WER"],
+                       direction="lower", unit=None)
+
+
+BEST = [_best("a100", "DGX A100 80GB, FP16, 8x GPU", "Seed #3", 3.20),
+        _best("dgx1", "DGX-1 32GB, FP16, 8x GPU", "Seed #2", 3.26)]
+SEEDS = ("| DGX A100 80GB, FP16, 8x GPU | Seed #1 | Seed #2 | Seed #3 | Mean |\n"
+         "|---:|---:|---:|---:|---:|\n| dev-clean | 3.46 | 3.55 | {a100} | 3.40 |\n\n"
+         "| DGX-1 32GB, FP16, 8x GPU | Seed #1 | Seed #2 | Seed #3 | Mean |\n"
+         "|---:|---:|---:|---:|---:|\n| dev-clean | 3.31 | 3.26 | 3.44 | 3.34 |\n")
+
+
+@pytest.mark.parametrize("a100, found", [("3.20", set()), ("3.24", {("a100_best", "3.24")})],
+                         ids=["clean", "drifted"])
+def test_a_column_naming_a_run_another_corner_does_not_name_is_neither_s(tmp_path, a100, found):
+    # before, the A100 table's `Seed #2` cell (3.55) was held against the DGX-1 run's best
+    # seed, which `Seed #2` names in the DGX-1 table
+    report = run(tmp_path, BEST, SEEDS.format(a100=a100))
+    assert {(item["claim"].split("/")[1], item["found"]) for item in report["drift"]} == found
+    assert report["unmapped"] == [] and len(report["drift"] + report["matched"]) == 2

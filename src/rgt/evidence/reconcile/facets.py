@@ -243,7 +243,33 @@ def decide(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
             if picked and not _a_heading_s_foreign_metric(facet, level, picked) \
                     and not _theirs_beside_ours(facet, level, picked, site):
                 found[facet] = picked
+    return _corner_disagrees(found, site, hits, width)
+
+
+def _corner_disagrees(found: dict[str, Facet], site: Site, hits: list[list[Hit]],
+                      width: int) -> dict[str, Facet]:
+    """A table whose corner names runs (``DGX A100 80GB, FP16, 8x GPU``) over a column that
+    names another (``Seed #3``, the best seed of a run on another machine): the cell is
+    neither's, so it names no run at all."""
+    variant = found.get("variant")
+    if variant is None or variant.tier != "column":
+        return found
+    for level, level_hits in zip(site.levels, hits, strict=True):
+        if level.tier != "corner":
+            continue
+        named = _corner_variants(level_hits, level, width)
+        if named and OTHER not in named and not named & variant.values:
+            return {**found, "variant": Facet(frozenset(), True, level.tier)}
     return found
+
+
+def _corner_variants(hits: list[Hit], level: Level, width: int) -> frozenset[str]:
+    """The runs a corner names: outright, or as the claims of an alias several runs share."""
+    picked = _pick(hits, "variant", level, width, False)
+    if picked:
+        return picked.values
+    return frozenset(claim.split("/")[1] for hit in hits
+                     for claim in hit.facets.get("claims", ()) if claim.count("/") >= 3)
 
 
 def _theirs_beside_ours(facet: str, level: Level, picked: Facet, site: Site) -> bool:
