@@ -41,11 +41,12 @@ def test_the_dev_part_scores_as_its_rules_were_left():
 
 def test_the_held_out_part_scores_no_worse_than_when_it_was_scored():
     score = score_real("heldout")  # scored once, after the last rule change (its README)
-    assert score["found"] >= 15 and score["planted"] == 19
-    assert score["known"] == 0  # no number its sources get wrong
-    kinds = _kinds(score)  # when scored: no false drift, one unmapped note on the drifted copy
-    assert kinds["drifted"].get("drift", 0) == 0 and kinds["drifted"].get("unmapped", 0) <= 1
-    assert kinds["clean"] == {} and score["clean_exit"] == 0
+    assert score["found"] >= 28 and score["planted"] == 37
+    # one table cell its source gets wrong, counted on both copies: not found when scored
+    assert score["known"] == 2
+    kinds = _kinds(score)  # when scored: 5 / 5 false drifts, 2 / 0 unmapped notes
+    assert kinds["drifted"].get("drift", 0) <= 5 and kinds["drifted"].get("unmapped", 0) <= 2
+    assert kinds["clean"].get("drift", 0) <= 5 and kinds["clean"].get("unmapped", 0) == 0
 
 
 def test_the_readme_quotes_the_held_out_part_as_it_scores():
