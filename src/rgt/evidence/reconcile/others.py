@@ -12,7 +12,8 @@ from rgt.evidence.reconcile.aliases import alias_sets
 from rgt.evidence.reconcile.blocks import Table
 from rgt.evidence.reconcile.names import is_comparison
 from rgt.evidence.reconcile.sites import Site
-from rgt.evidence.reconcile.tables import label_columns, table_sites
+from rgt.evidence.reconcile.tables import is_numeric, label_columns, table_sites
+from rgt.evidence.reconcile.text import fold
 from rgt.evidence.reconcile.vocabulary import BASELINE, OTHER, Hit, Vocabulary
 
 
@@ -124,9 +125,20 @@ def beside_ours(headers: dict, claims: list[dict], vocabulary: Vocabulary) -> se
         named[key] & named[other] for other in headers if other not in marked)}
 
 
+def _numbers_naming_runs(table: Table, vocabulary: Vocabulary) -> frozenset[int]:
+    """A first column of bare numbers, each one the evidence names a run by (aliases ``1``,
+    ``5``, ``15`` of a beam-size sweep under ``beam size``): it names the rows, it holds no
+    result."""
+    cells = [row[0].text.strip() for row in table.rows if row and row[0].text.strip()]
+    runs = [vocabulary.phrases.get(" ".join(fold(text).split()), {}) for text in cells]
+    return frozenset({0}) if len(cells) > 1 and all(
+        is_numeric(text) for text in cells) and all(
+        "variant" in named or "claims" in named for named in runs) else frozenset()
+
+
 def own_sites(table: Table, claims: list[dict], vocabulary: Vocabulary) -> list[Site]:
     """The sites of ``table`` outside other systems' columns and rows."""
-    sites = table_sites(table)
+    sites = table_sites(table, _numbers_naming_runs(table, vocabulary))
     headers = dict(enumerate(table.header))
     columns = foreign_columns(table, claims, vocabulary) | outnamed(
         headers, claims, vocabulary) | beside_ours(headers, claims, vocabulary)

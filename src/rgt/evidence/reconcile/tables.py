@@ -221,9 +221,10 @@ def headers(table: Table) -> list[str]:
 DITTO = {".", '"', "''", "\u3003", "\u201d", "\u2033"}  # "the same as above"
 
 
-def table_sites(table: Table) -> list[Site]:
-    """One site per statement of every data cell of ``table``."""
-    labels = label_columns(table)
+def table_sites(table: Table, named: frozenset[int] = frozenset()) -> list[Site]:
+    """One site per statement of every data cell of ``table``; ``named``: columns the caller
+    knows name the rows."""
+    labels = label_columns(table) | named
     names_of = headers(table)
     first = min((j for j in range(len(table.header)) if j not in labels), default=0)
     marked = {j for j in labels if _marks_only(table, j)}  # its header names ✓ rows only
