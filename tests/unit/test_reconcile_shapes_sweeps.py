@@ -1,8 +1,9 @@
 """Shapes of results the real corpus's thirty-third held-out part showed (now in
 tests/data/reconcile_real/dev), read as a reader reads them: a sweep's table whose rows are
 named by the bare setting value (``1``, ``5``, … ``\\textbf{15}`` under ``beam size``), the
-evidence naming each run by that number, beneath a caption naming the best one. The snippets
-follow that shape, with numbers of their own."""
+evidence naming each run by that number, beneath a caption naming the best one; and, from the
+thirtieth part, a table whose source labels two rows alike (AlpacaEval's evaluators). The
+snippets follow those shapes, with numbers of their own."""
 
 from __future__ import annotations
 
@@ -28,4 +29,23 @@ def test_rows_named_by_the_evidence_s_bare_numbers_are_those_runs(tmp_path, five
     # the caption names (beam 15): two false drifts, the 5-beam drift held against beam 15
     report = run(tmp_path, BEAMS, SWEEP.format(five=five), "paper.tex")
     assert {(item["claim"].split("/")[1], item["found"]) for item in report["drift"]} == found
+    assert report["unmapped"] == [] and len(report["drift"] + report["matched"]) == 3
+
+
+EVALUATORS = [alias_claim("evaluators", "cot_fn", metric, value, ["cot_fn", title], unit=None)
+              for metric, title, value in (("agreement", "Human agreement", 68.6),
+                                           ("price", "Price", 6.3), ("bias", "Bias", 29.3))]
+TWINS = ("| | Human agreement | Price | Bias |\n|:--|--:|--:|--:|\n"
+         "| cot_fn | {agreement} | 6.3 | 29.3 |\n| gpt4 | 66.9 | 12.5 | 31.5 |\n"
+         "| cot_fn | 65.7 | 4.3 | 33.9 |\n")
+
+
+@pytest.mark.parametrize("agreement, found", [("68.6", set()), ("68.2", {("agreement", "68.2")})],
+                         ids=["clean", "drifted"])
+def test_of_two_rows_under_one_label_the_one_that_disagrees_throughout_is_another_thing_s(
+        tmp_path, agreement, found):
+    # before, the second `cot_fn` row (another configuration its source labelled alike) was
+    # held against the claims: three false drifts; a drift in the first row is still found
+    report = run(tmp_path, EVALUATORS, TWINS.format(agreement=agreement))
+    assert {(item["claim"].split("/")[2], item["found"]) for item in report["drift"]} == found
     assert report["unmapped"] == [] and len(report["drift"] + report["matched"]) == 3

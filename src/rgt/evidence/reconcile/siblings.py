@@ -39,7 +39,26 @@ def resolve_cells(judged: list[Judged]) -> list[Found]:
             found += _resolve([item[:4] for item in items])
         else:
             found += [(item[0], outcome) for item in items for outcome in item[4]]
-    return _stated_once(_one_runs(found, judged))
+    return _twin_rows(_stated_once(_one_runs(found, judged)))
+
+
+def _twin_rows(found: list[Found]) -> list[Found]:
+    """Two rows of a table under one label (AlpacaEval's evaluators table names two
+    configurations alike): the label names the row most of whose numbers agree with its
+    claims; another row, most of whose numbers disagree, is another thing's, left alone."""
+    rows: dict[str, dict[int, list[int]]] = {}
+    for index, (site, outcome) in enumerate(found):
+        row = site.level("row")
+        if row is not None and row.text and site.row >= 0 and outcome.claim is not None:
+            rows.setdefault(row.text, {}).setdefault(site.row, []).append(index)
+    dropped: set[int] = set()
+    for labelled in rows.values():
+        drifts = {row: [i for i in indices if found[i][1].status == "drift"]
+                  for row, indices in labelled.items()}
+        if any(len(drifts[row]) * 2 < len(indices) for row, indices in labelled.items()):
+            dropped.update(i for row, indices in labelled.items()
+                           if len(drifts[row]) * 2 > len(indices) for i in drifts[row])
+    return [pair for index, pair in enumerate(found) if index not in dropped]
 
 
 def _stated_once(found: list[Found]) -> list[Found]:

@@ -43,6 +43,7 @@ class Site:
     in_table: bool = False
     unit: str = ""  # "%", "M", "K" or "B" when the table's header declares one
     column: int = -1  # a table cell's column
+    row: int = -1  # and its row (two rows may carry one label)
     nameless: bool = False  # a table cell of rows nothing names (their order tells them apart)
 
     def line_of(self, offset: int) -> int:

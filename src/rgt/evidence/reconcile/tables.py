@@ -235,7 +235,7 @@ def table_sites(table: Table, named: frozenset[int] = frozenset()) -> list[Site]
     sites: list[Site] = []
     group, previous, spreads = "", {}, parenthesized_spreads(table)
     nameless = rows_unnamed(table, labels)
-    for row in table.rows:
+    for index, row in enumerate(table.rows):
         if _is_group(row, labels):
             group, previous = row[0].text.strip(), {}
             continue
@@ -251,7 +251,8 @@ def table_sites(table: Table, named: frozenset[int] = frozenset()) -> list[Site]
         for j, cell in enumerate(row):
             if j not in labels:
                 header = names_of[j] if j < len(names_of) else ""
-                sites += _cell_sites(table, cell, (label, corner), header, j, spreads)
+                sites += [replace(site, row=index) for site in
+                          _cell_sites(table, cell, (label, corner), header, j, spreads)]
     return [replace(site, nameless=True) for site in sites] if nameless else sites
 
 
