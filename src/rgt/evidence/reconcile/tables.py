@@ -134,8 +134,10 @@ def _header(table: Table, column: int) -> str:
     return table.header[column] if column < len(table.header) else ""
 
 
-CHECK = re.compile(r"\s*[\u2713\u2714\u2611]\s*")  # a ✓: the row is what its header says
-CROSS = re.compile(r"\s*[\u2717\u2718\u00d7\u2715]\s*")  # a ✗: it is not
+# a ✓ (or a √, as some tables write it): the row is what its header says
+CHECK = re.compile(r"\s*[\u2713\u2714\u2611\u221a]\s*")
+# a ✗ (or a ×, or a plain x among ✓ marks): it is not
+CROSS = re.compile(r"\s*[\u2717\u2718\u00d7\u2715xX]\s*")
 
 
 # a cell written as a sentence, a note beside the row (``Although this schedule is better, the
