@@ -430,12 +430,12 @@ class MarkdownReader:
             if LIST_ITEM.match(line):
                 self.blocks.close()
             text = re.sub(r"^\s*>\s?", "", line)
-            points_back = POINTS_BACK.match(text) is not None
-            if self.after_code and points_back:
+            reopened = self.after_code and POINTS_BACK.match(text) is not None
+            if reopened:  # it continues the paragraph that introduced the code
                 self.blocks.reopen()
             self.after_code = False
             self.blocks.prose(self.index + 1, inline(LIST_ITEM.sub("", text, count=1)))
-            if self.code_above and RESULT_OF_CODE.match(text):
+            if self.code_above and not reopened and RESULT_OF_CODE.match(text):
                 self.blocks.current.intro = self.blocks.current.intro or self.code_above
             self.code_above = ""
 
