@@ -341,7 +341,7 @@ class MarkdownReader:
             self._commented_output(start + 1, self.index - 1)
         self.blocks.close()
         self.after_code = INTRODUCES.search(intro) is not None
-        self.code_above = " ".join(line.strip() for line in self.lines[start + 1:self.index - 1])
+        self.code_above = self._code_text(start + 1, self.index - 1)
 
     def _printed_tables(self, start: int, end: int, intro: str) -> list[Table]:
         """The tables the code of lines ``start`` to ``end`` shows: grid tables a program
@@ -404,7 +404,11 @@ class MarkdownReader:
         while self.index < len(self.lines) and (
                 INDENTED.match(self.lines[self.index]) or not self.lines[self.index].strip()):
             self.index += 1
-        self.code_above = " ".join(line.strip() for line in self.lines[start:self.index])
+        self.code_above = self._code_text(start, self.index)
+
+    def _code_text(self, start: int, end: int) -> str:
+        """Lines ``start`` to ``end`` of code as one line (the command a result below names)."""
+        return " ".join(line.strip() for line in self.lines[start:end])
 
     def _note_context(self, line: str) -> None:
         """Whether an indented line after this one is code (after a blank line outside a list,

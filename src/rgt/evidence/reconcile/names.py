@@ -26,7 +26,14 @@ from rgt.evidence.reconcile.markdown import inline
 from rgt.evidence.reconcile.rst import rst_inline
 from rgt.evidence.reconcile.statistics import measure
 from rgt.evidence.reconcile.text import fold
-from rgt.evidence.reconcile.vocabulary import OTHER, SPLITS, SYNONYMS, Vocabulary, base_vocabulary
+from rgt.evidence.reconcile.vocabulary import (
+    OTHER,
+    SPLITS,
+    SYNONYMS,
+    Vocabulary,
+    base_vocabulary,
+    phrase_key,
+)
 
 TARGETS = {"variants": "variant", "metrics": "metric", "experiments": "exp_id"}
 FACET_OF = {"variants": "variant", "metrics": "metric", "experiments": "exp", "splits": "split"}
@@ -264,7 +271,7 @@ RST_MARKUP = re.compile(r":\w+:`|\\ ")  # a role (``:sub:`1```) or an escaped sp
 @cache  # read for every candidate of every ambiguous number: rendering is not free
 def alias_key(alias: str) -> str:
     """An alias as the vocabulary keys it: rendered, folded, its spaces collapsed."""
-    return " ".join(fold(_rendered(alias)).split())
+    return phrase_key(_rendered(alias))
 
 
 def _rendered(alias: str) -> str:

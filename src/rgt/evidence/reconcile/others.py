@@ -13,7 +13,6 @@ from rgt.evidence.reconcile.blocks import Table
 from rgt.evidence.reconcile.names import is_comparison
 from rgt.evidence.reconcile.sites import Site
 from rgt.evidence.reconcile.tables import is_numeric, label_columns, table_sites
-from rgt.evidence.reconcile.text import fold
 from rgt.evidence.reconcile.vocabulary import BASELINE, OTHER, Hit, Vocabulary
 
 
@@ -130,7 +129,7 @@ def _numbers_naming_runs(table: Table, vocabulary: Vocabulary) -> frozenset[int]
     ``5``, ``15`` of a beam-size sweep under ``beam size``): it names the rows, it holds no
     result."""
     cells = [row[0].text.strip() for row in table.rows if row and row[0].text.strip()]
-    runs = [vocabulary.phrases.get(" ".join(fold(text).split()), {}) for text in cells]
+    runs = [vocabulary.named(text) for text in cells]
     return frozenset({0}) if len(cells) > 1 and all(
         is_numeric(text) for text in cells) and all(
         "variant" in named or "claims" in named for named in runs) else frozenset()

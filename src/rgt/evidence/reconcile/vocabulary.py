@@ -80,6 +80,11 @@ class Hit:
     implied: frozenset[str] = frozenset()
 
 
+def phrase_key(phrase: str) -> str:
+    """A phrase as the vocabulary keys it: folded, its spaces collapsed."""
+    return " ".join(fold(phrase).split())
+
+
 @dataclass
 class Vocabulary:
     """Phrases (folded) and the facets each names; ``find`` locates them in a text."""
@@ -91,7 +96,7 @@ class Vocabulary:
     def add(self, phrase: str, facet: str, values: set[str] | str, implied: bool = False) -> None:
         """Let ``phrase`` name ``values`` of ``facet`` (in addition to what it named before);
         ``implied``: only because an alias's claims share it (an explicit name wins)."""
-        key = " ".join(fold(phrase).split())
+        key = phrase_key(phrase)
         if not key:
             return  # a name of punctuation only (``-``, ``*``) names nothing a text can say
         values = {values} if isinstance(values, str) else set(values)
@@ -103,10 +108,13 @@ class Vocabulary:
         named.setdefault(facet, set()).update(values)
         self._pattern = None
 
+    def named(self, phrase: str) -> dict[str, set[str]]:
+        """The facets ``phrase`` names as a whole (none: an empty dict)."""
+        return self.phrases.get(phrase_key(phrase), {})
+
     def forget(self, phrase: str, facet: str) -> None:
         """Let ``phrase`` no longer name ``facet`` (an alias overriding a common word's)."""
-        named = self.phrases.get(" ".join(fold(phrase).split()), {})
-        if named.pop(facet, None) is not None:
+        if self.named(phrase).pop(facet, None) is not None:
             self._pattern = None
 
     def add_all(self, facet: str, table: dict[str, list[str]]) -> None:
