@@ -33,7 +33,7 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (1684, 1684, 1906)
+    assert (score["found"], score["found_exact"], score["planted"]) == (1695, 1695, 1906)
     assert (score["known_found"], score["known"]) == (42, 88)
     assert _kinds(score) == {"drifted": {"drift": 52, "unmapped": 23},
                              "clean": {"drift": 51, "unmapped": 13}}

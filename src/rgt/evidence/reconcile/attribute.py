@@ -29,7 +29,7 @@ from rgt.evidence.reconcile.facets import (
     named_values,
     respectively,
 )
-from rgt.evidence.reconcile.names import is_comparison, metric_unit
+from rgt.evidence.reconcile.names import claim_units, is_comparison
 from rgt.evidence.reconcile.numbers import Number, parse_number, scales
 from rgt.evidence.reconcile.prose import carried_by_clause, compared_with, named_by_aliases
 from rgt.evidence.reconcile.quantities import inside_a_name
@@ -284,16 +284,17 @@ def unit_of(statement: Statement) -> str:
     return next((word[5:] for word in statement.form if word.startswith("unit:")), "")
 
 
-def _no_claims(site: Site, statement: Statement, facets: dict[str, Facet]) -> bool:
+def _no_claims(site: Site, statement: Statement, facets: dict[str, Facet],
+               claims: list[dict]) -> bool:
     """No metric (nor, for a seed count, variant) named; another system; a seed count not
     named in its own clause, cell or row; a quantity (``2.5 h``) whose metric is not measured
-    in its unit."""
+    in its unit (as its id or a name the evidence gives it says: ``Runtime (s)``)."""
     seeds = statement.part("seeds") is not None
     variant, metric = facets.get("variant"), facets.get("metric")
     strong = any(facets[name].strong for name in ("metric", "variant") if name in facets)
     unit = unit_of(statement)
-    wrong_unit = unit and not any(metric_unit(m) == unit for m in (metric.values if metric
-                                                                   else ()))
+    wrong_unit = unit and unit not in claim_units(
+        [claim for claim in claims if metric and claim["metric"] in metric.values])
     return ((not seeds and metric is None) or not {"metric", "variant"} & set(facets)
             or (variant is not None and OTHER in variant.values)
             or (seeds and not strong) or bool(wrong_unit))
@@ -343,7 +344,7 @@ def attribute(site: Site, claims: list[dict],
     if excluded(site, _credits_ours(site, vocabulary), vocabulary) or inside_a_name(
             site, vocabulary):
         return None
-    claims = single_runs(site, claims)
+    evidence, claims = claims, single_runs(site, claims)
     pinned = aliased(site, vocabulary)
     if pinned is not None and not pinned:
         return None  # a table's aliases that name no claim in common
@@ -366,7 +367,8 @@ def attribute(site: Site, claims: list[dict],
                   if name in ("split", "exp") and facet.tier in ("clause", "sentence")}
         claims = in_scope(site, consistent(claims, facets, None), vocabulary)
         return statement, Attribution(aggregated(claims, statement), [], True, facets)
-    if statement is None or _no_claims(site, statement, facets) or cited_subject(site, facets):
+    if statement is None or _no_claims(site, statement, facets, evidence) or cited_subject(
+            site, facets):
         return None
     wanted = kinds(site, statement, facets, vocabulary) if statement.part("value") else None
     if site.in_table and "variant" not in facets:

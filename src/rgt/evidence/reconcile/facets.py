@@ -46,6 +46,10 @@ def named_values(hits: list[Hit], facet: str) -> frozenset[str]:
 # "while" a contrast, not "… with an ECE of 2.37% while keeping 95.80% accuracy" (the same
 # run's, at the same time)
 CONTRAST = re.compile(r",\s*while\s|\s(?:whereas|but|conversely|instead)\s", re.IGNORECASE)
+# the run a number is set against, after it: "My error turned out to be 5.1%, compared to
+# GoogLeNet error of 6.8%" (GoogLeNet's is the 6.8)
+COMPARED_TO = re.compile(r"\b(?:compared\s+(?:to|with)|as\s+opposed\s+to|versus)\s",
+                         re.IGNORECASE)
 
 
 def _pick(hits: list[Hit], facet: str, level: Level, width: int,
@@ -61,7 +65,8 @@ def _pick(hits: list[Hit], facet: str, level: Level, width: int,
     if facet == "variant" and level.tier == "sentence" and level.anchor is not None:
         spans = asides(level)
         relevant = [hit for hit in relevant if not _aside(spans, hit)
-                    and not CONTRAST.search(level.text, hit.end, level.anchor)]
+                    and not CONTRAST.search(level.text, hit.end, level.anchor)
+                    and not COMPARED_TO.search(level.text, level.anchor, hit.start)]
     if facet == "split" and level.tier in ("scope", "corner"):
         relevant = [hit for hit in relevant
                     if not _an_activity(level.text, hit, hits, level.tier == "corner")]

@@ -69,7 +69,9 @@ CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 NAME_SPAN = re.compile(r"\s*[^\W\d_][\w\-]*(?:\.[\w\-]+)*\s*")
 FILE_SPAN = re.compile(r".*\.(?:py|sh|ya?ml|json|txt|md|rst|cfg|ini|toml|ipynb|csv|tsv|log|pth?|"
                        r"ckpt|bin|h5|npz|pkl|zip|tar|gz|tgz)\s*", re.IGNORECASE)
-BARE_NUMBER = re.compile(r"\s*[-+\u2212]?\d[\d,]*(?:\.\d+)?\s*%?\s*")
+# a number on its own, or with its unit of time, size or ratio (`` `-64.08 s` ``, `` `12 GB` ``)
+BARE_NUMBER = re.compile(r"\s*[-+\u2212]?\d[\d,]*(?:\.\d+)?\s*"
+                         r"(?:%|(?:m|\u00b5|u)?s|h|min|[KMG]i?B|x)?\s*")
 LINK = re.compile(r"!?\[([^\]]*)\]\(([^)]*)\)")
 SITE_NAME = re.compile(r"\s*(?:[a-z][\w-]*\.)+(?:dev|ai|com|io|org|net|co)\s*")  # a host's name
 NUMBER_FIRST = re.compile(r"\s*[-+\u2212]?\d[\d,]*(?:\.\d+)?\s*%?\s*[,;]")  # ``98.72%, …``
@@ -136,9 +138,9 @@ def _captions(text: str) -> bool:
 
 
 def _code(match: re.Match, names: bool) -> str:
-    """An inline code span: a command in prose (not read), but a number or a word on its own is
-    one (`` `60.6` ``, `` `enwik8` ``), and in a table a name (`` `dqn_atari.py` ``,
-    `` `ve/cifar10_ncsnpp/` ``)."""
+    """An inline code span: a command in prose (not read), but a number (with its unit) or a
+    word on its own is one (`` `60.6` ``, `` `-64.08 s` ``, `` `enwik8` ``), and in a table a
+    name (`` `dqn_atari.py` ``, `` `ve/cifar10_ncsnpp/` ``)."""
     content = match.group(2)
     named = NAME_SPAN.fullmatch(content) and not FILE_SPAN.fullmatch(content)
     return content if names or BARE_NUMBER.fullmatch(content) or named else " "

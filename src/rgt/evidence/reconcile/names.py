@@ -44,6 +44,19 @@ def metric_unit(metric: str) -> str:
     return measure(metric.replace("-", "_").split("_")[-1]) if "_" in metric else ""
 
 
+# a unit a metric's name gives in brackets: ``Runtime (s)``, ``Time (mins)``
+BRACKETED_UNIT = re.compile(r"[(\[]\s*([^()\[\]]+?)\s*[)\]]\s*$")
+
+
+def claim_units(claims: list[dict]) -> set[str]:
+    """The units the claims are measured in, as their metric ids (``latency_ms``) or the
+    names the evidence gives them (``Runtime (s)``) say."""
+    units = {metric_unit(claim["metric"]) for claim in claims}
+    units |= {measure(match.group(1)) for claim in claims for alias in claim.get("aliases") or []
+              if (match := BRACKETED_UNIT.search(alias))}
+    return units - {""}
+
+
 SPLIT_FIRST = re.compile(r"(?:test|val|valid|validation|dev)_(.+)")  # not ``training_collisions``
 
 
@@ -179,7 +192,10 @@ def project_vocabulary(claims: list[dict], names: dict, source: str) -> Vocabula
     # the variant or experiment of the claims that happen to carry it
     metric_names = {alias for alias in aliases if vocabulary.only(alias, "metric", "split")}
     for alias, aliased in aliases.items():
-        for facet, values in alias_facets(aliased, worded[alias]).items():
+        shared = alias_facets(aliased, worded[alias])
+        if "metric" not in shared and _each_metric_s_word(alias, aliased):
+            vocabulary.add(alias, "metric", {claim["metric"] for claim in aliased}, implied=True)
+        for facet, values in shared.items():
             if facet in ("variant", "exp") and alias in metric_names:
                 continue
             if facet == "metric" and _renames(worded[alias], values):
@@ -207,6 +223,18 @@ def project_vocabulary(claims: list[dict], names: dict, source: str) -> Vocabula
         if not any(_has_interval(claim) for claim in aliased):
             vocabulary.forget(alias, "role")  # ``High`` (RACE's) names a claim, no CI bound
     return vocabulary
+
+
+def _each_metric_s_word(alias: str, claims: list[dict]) -> bool:
+    """Whether an alias is a word of each of its claims' several metrics, one metric an
+    experiment (``Error`` of ``total_error`` in one and ``rel_l2_error`` in another): it names
+    those metrics, and the experiment around it says which."""
+    words = alias.split()
+    metrics = {claim["metric"] for claim in claims}
+    per_experiment = {(claim["exp_id"], claim["metric"]) for claim in claims}
+    return len(metrics) > 1 and bool(words) and all(
+        set(words) <= set(metric.lower().replace("-", "_").split("_")) for metric in metrics
+    ) and len(per_experiment) == len({experiment for experiment, _ in per_experiment})
 
 
 def _renames(worded: dict[str, set[str]], metrics: set[str]) -> bool:

@@ -26,6 +26,10 @@ AGGREGATE = re.compile(r"\b(?:means?|medians?|averages?|averaged|std|standard de
                        r"results|scores\s+are\s+based\s+on)\b|"
                        r"\u00b1", re.IGNORECASE)
 RELEASED = re.compile(r"\b(?:download\w*|checkpoints?|ckpts?|weights)\b", re.IGNORECASE)
+# a caption that says its numbers average several runs offers no checkpoint to download
+# (``Selected-checkpoint means (20 seeds):``)
+AVERAGED = re.compile(r"\b(?:means?|medians?|averages?|averaged)\b|\b\d+\s+(?:seeds|runs)\b",
+                      re.IGNORECASE)
 
 
 def about_all(site: Site, statement: Statement, facets: dict[str, Facet]) -> bool:
@@ -76,9 +80,11 @@ def counts_named_runs(statement: Statement, vocabulary: Vocabulary) -> bool:
 
 def released(site: Site) -> bool:
     """A cell of a table offering models to download: its caption or a column header says so
-    (``Our pre-trained models can be downloaded as following:``, ``pre-train ckpt``)."""
-    return site.in_table and any(RELEASED.search(level.text) for level in site.levels
-                                 if level.tier in ("caption", "column"))
+    (``Our pre-trained models can be downloaded as following:``, ``pre-train ckpt``), and
+    does not say they average several runs."""
+    return site.in_table and any(
+        RELEASED.search(level.text) and not AVERAGED.search(level.text)
+        for level in site.levels if level.tier in ("caption", "column"))
 
 
 def single_runs(site: Site, claims: list[dict]) -> list[dict]:
