@@ -3,7 +3,8 @@ tables (``htmltable``).
 
 Fenced, indented and inline code (and reST ``::`` literal blocks), HTML comments and YAML front
 matter are not read: code is what a reader types (commands, configs), not what the results say.
-Links keep their text, not their URL; HTML entities read as their characters (``&plusmn;``).
+Inline text reads as ``mdinline`` says (links as their text, not their URL), a pipe table's
+rows as ``pipetable`` splits them.
 A table's caption is the paragraph just above it that reads ``Table…`` or introduces it (ends
 with a colon), or the line just below that reads ``Table…``; in a MyST ``{table}`` directive,
 its argument.
@@ -11,16 +12,23 @@ its argument.
 
 from __future__ import annotations
 
-import html
 import re
 
 from rgt.deliver.inputs import DeliveryError
 from rgt.evidence.reconcile.aligned import aligned_tables
-from rgt.evidence.reconcile.blocks import Blocks, Cell, Paragraph, Table, with_setting_rows
+from rgt.evidence.reconcile.blocks import Blocks, Paragraph, Table, with_setting_rows
 from rgt.evidence.reconcile.grid import GRID_BORDER, grid_table
 from rgt.evidence.reconcile.htmltable import html_table
-from rgt.evidence.reconcile.latex import latex_blocks, plain
-from rgt.evidence.reconcile.text import marks
+from rgt.evidence.reconcile.latex import latex_blocks
+from rgt.evidence.reconcile.mdinline import inline
+from rgt.evidence.reconcile.pipetable import (
+    BOLD_LINE,
+    all_bold,
+    cells,
+    names_only,
+    spanned,
+    stacked_rows,
+)
 
 FENCE = re.compile(r"^\s*(```|~~~)")
 # a MyST directive (Jupyter Book): ```` ```{table} Caption ```` holds Markdown, read as such;
@@ -43,7 +51,6 @@ HORIZONTAL = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
 CAPTION = re.compile(r"^\W*(?:table|tab\.)\s*\d*\b", re.IGNORECASE)
 INTRODUCES = re.compile(r":\s*$")
 # a title: one short line that is no sentence (``YOLOv3 mAP@0.5 (darknet-reported mAP@0.5)``)
-BOLD_LINE = re.compile(r"\s*(\*\*|__)[^*_]+\1\s*")
 TITLE = re.compile(r"(?:(?![.!?](?:\s|$))[^\n]){1,120}")
 HTML_TABLE = re.compile(r"^\s*<table\b", re.IGNORECASE)
 # a <details> block's <summary> titles what it folds away, to its </details>: a heading below
@@ -54,66 +61,12 @@ DETAILS = 7
 OUTPUT_INTRO = re.compile(r"\b(?:should\s+(?:give|print|output|show|see)|gives|outputs?|prints|"
                           r"you\s+(?:should|will)\s+see|expected\s+output)\b[^.]*:\s*$"
                           r"|^\W*results?\b[^.]*:\s*$", re.I)  # "Results (10 epochs):"
-# inline math with a command, as GitHub renders it (``$\\Delta$ Acc (%)``: Δ Acc (%)), or
-# a number's (``$84.2\\pm0.3$``, ``$53\\%$``, ``$10$``: MyST, Quarto), not two prices
-MATH = re.compile(r"(?<![\\$])\$(?:(?=\\)[^$\n]+?|[-+\u2212]?\d[\d.,]*"
-                  r"(?:\s*(?:\\[a-zA-Z]+|\\%|[-+\u2212%^_{}()])\s*[\d.,]*)*)\$(?!\d)")
 CODE_COMMENT = re.compile(r"^\s*#+\s?(.*\S)\s*$")  # a shell or Python comment
 POINTS_BACK = re.compile(r"\s*(?:this|it|these|that|they)\b", re.IGNORECASE)
 # a result of what the code above ran: "It produces …", "We achieve 85.0% accuracy …"
 RESULT_OF_CODE = re.compile(r"\s*(?:(?:this|it|these|that|they)\b|we\s+(?:achieve|obtain|get|"
                             r"reach|see)\b)", re.IGNORECASE)
-CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
-# `enwik8`, `wikitext-103`, `vit_base.sbb_in1k`: one word, a name (`dqn_atari.py`, a file,
-# is not read)
-NAME_SPAN = re.compile(r"\s*[^\W\d_][\w\-]*(?:\.[\w\-]+)*\s*")
-FILE_SPAN = re.compile(r".*\.(?:py|sh|ya?ml|json|txt|md|rst|cfg|ini|toml|ipynb|csv|tsv|log|pth?|"
-                       r"ckpt|bin|h5|npz|pkl|zip|tar|gz|tgz)\s*", re.IGNORECASE)
-# a number on its own, or with its unit of time, size or ratio (`` `-64.08 s` ``, `` `12 GB` ``)
-BARE_NUMBER = re.compile(r"\s*[-+\u2212]?\d[\d,]*(?:\.\d+)?\s*"
-                         r"(?:%|(?:m|\u00b5|u)?s|h|min|[KMG]i?B|x)?\s*")
-LINK = re.compile(r"!?\[([^\]]*)\]\(([^)]*)\)")
-SITE_NAME = re.compile(r"\s*(?:[a-z][\w-]*\.)+(?:dev|ai|com|io|org|net|co)\s*")  # a host's name
-NUMBER_FIRST = re.compile(r"\s*[-+\u2212]?\d[\d,]*(?:\.\d+)?\s*%?\s*[,;]")  # ``98.72%, …``
-# a link's text that says only that it links, to a run's configuration: its target names the
-# run (a checkpoint's ``[Download]`` does not: its file's name holds its scores, ``top1_3.52``)
-BARE_LINK_TEXT = re.compile(r"\s*(?:link|here|config|cfg|yaml|yml|script)\s*", re.IGNORECASE)
-# a file a link downloads (weights, a log, an archive): what it holds, not which run it is
-DOWNLOAD = re.compile(r"\.(?:pth?|ckpt|h5|bin|safetensors|npz|pkl|log|txt|zip|tar|gz|tgz)$",
-                      re.IGNORECASE)
 LATEX_TABLE = re.compile(r"\\begin\{tabular")
-# a backslash-escaped mark is the mark itself (``pose_hrnet_w48\*``: a starred name, no
-# emphasis), held aside as a private-use character while emphasis is removed
-ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
-HELD = 0xE000
-HELD_BACK = re.compile("[\ue000-\ue07f]")
-INLINE = [
-    (LINK, r"\1"),  # links and images: their text
-    # LaTeX's text commands in Markdown written for a LaTeX build (``\texttt{PAF} (ours)``)
-    (re.compile(r"\\(?:texttt|textbf|textit|textsc|textrm|emph|bf|it)\{([^{}]*)\}"), r"\1"),
-    # a venue citation, [CVPR'17], names a paper between a row label's words: not a name
-    (re.compile(r"\[\s*[A-Za-z][\w-]*\s*'\d{2}\s*\]"), " "),
-    (re.compile(r"<[^>]+>"), " "),  # HTML tags
-    # emphasis (``_**0.2697**_`` too; not snake_case's underscores), code marks
-    (re.compile(r"\*\*|__|(?<!\w)\*(?!\s)|(?<!\s)\*(?!\w)|(?<!\w)_(?=\S)|(?<=\S)_(?!\w)|`"),
-     ""),
-]
-
-
-def _link_name(match: re.Match) -> str:
-    """In a table, a link whose text names nothing (``[link](scinet_etth1_l48_h24.yml)``) reads
-    as its target's file name, one whose text is a site's name (``tensorboard.dev``) as
-    nothing; any other link as its text."""
-    text, target = match.groups()
-    if SITE_NAME.fullmatch(text):
-        return " "  # ``[tensorboard.dev](…)``: the site it links to, no name of the run's
-    name = target.strip().rstrip("/").rsplit("/", 1)[-1]
-    if not BARE_LINK_TEXT.fullmatch(text) or not name or re.search(r"\d\.\d", name) or \
-            DOWNLOAD.search(name):
-        return text
-    return name
-
-
 # a line a program logged: a label and its colon, then named numbers (``eval: split test .
 # loss 2.8e-02. error 4.09%. misses: 82``), nothing that reads as code
 LOG_LINE = re.compile(r"\s*[A-Za-z][\w .@/-]{0,30}:\s+(?=.*\d)[^(){}=\[\]$<>`\\]*$")
@@ -135,102 +88,6 @@ def _output_line(line: str) -> str:
 def _captions(text: str) -> bool:
     """Whether a paragraph captions what follows it: it reads ``Table …`` or introduces it."""
     return CAPTION.match(text) is not None or INTRODUCES.search(text) is not None
-
-
-def _code(match: re.Match, names: bool) -> str:
-    """An inline code span: a command in prose (not read), but a number (with its unit) or a
-    word on its own is one (`` `60.6` ``, `` `-64.08 s` ``, `` `enwik8` ``), and in a table a
-    name (`` `dqn_atari.py` ``, `` `ve/cifar10_ncsnpp/` ``)."""
-    content = match.group(2)
-    named = NAME_SPAN.fullmatch(content) and not FILE_SPAN.fullmatch(content)
-    return content if names or BARE_NUMBER.fullmatch(content) or named else " "
-
-
-def inline(text: str, names: bool = False) -> str:
-    """A line of Markdown as plain text (``names``: a table's, whose code spans are names)."""
-    text = CODE_SPAN.sub(lambda match: _code(match, names), text)
-    text = MATH.sub(lambda match: plain(match.group(0)), text)
-    text = ESCAPED.sub(lambda match: chr(HELD + ord(match.group(1))), text)
-    if names:
-        # a link after a cell's number points at its logs (``98.72%, [tb.dev](…)``): no name
-        text = LINK.sub(" ", text) if NUMBER_FIRST.match(text) \
-            else LINK.sub(_link_name, text)
-    for pattern, replacement in INLINE:
-        text = pattern.sub(replacement, text)
-    return marks(html.unescape(HELD_BACK.sub(lambda match: chr(ord(match.group(0)) - HELD), text)))
-
-
-def cells(line: str, number: int) -> list[Cell]:
-    """The cells of a pipe-table row (``\\|`` is a literal bar)."""
-    return [Cell(inline(_breaks(text.replace("\\|", "|")), names=True).strip(), number)
-            for text in _pieces(line)]
-
-
-BREAK = re.compile(r"\s*<br\s*/?>\s*", re.IGNORECASE)
-
-
-NAMED_NUMBER = re.compile(r"[=:]\s*-?\d*\.\d")
-
-
-def stacked_rows(line: str, number: int, header: str) -> list[list[Cell]]:
-    """A row whose cells stack as many parts each with ``<br>`` (``None (BC) <br> a`` beside
-    ``5.67 <br> 5.66``) as that many rows, a one-part cell repeated on each (``Mixing
-    method``); any other row as itself, and every row under a header that stacks its names
-    too (``Teacher <br> Student``: the parts are read in turn against the header's) or whose
-    parts name their numbers (``mae=0.41 <br> mse=0.39``)."""
-    stacks = [BREAK.split(text.replace("\\|", "|")) for text in _pieces(line)]
-    depths = {len(parts) for parts in stacks if len(parts) > 1}
-    if len(depths) != 1 or sum(len(parts) > 1 for parts in stacks) < 2 \
-            or NAMED_NUMBER.search(line) or BREAK.search(header):
-        return [cells(line, number)]
-    return [[Cell(inline(parts[k] if len(parts) > 1 else parts[0], names=True).strip(), number)
-             for parts in stacks] for k in range(depths.pop())]
-
-
-def _breaks(text: str) -> str:
-    """A cell's line breaks between plain parts (``75.61 <br> 73.26``, ``wrn-40-2 <br>
-    wrn-16-2``) as a slash, the parts in turn; between named numbers (``mae=0.4109 <br>
-    mse=0.3924``) a space."""
-    parts = BREAK.split(text)
-    if len(parts) < 2 or not all(part.strip() and not re.search(r"[=:]", part) for part in parts):
-        return text
-    return " / ".join(part.strip() for part in parts)
-
-
-def _pieces(line: str) -> list[str]:
-    """A pipe-table row's cells as written, between its outer pipes."""
-    body = line.strip()
-    body = body[1:] if body.startswith("|") else body
-    body = body[:-1] if body.endswith("|") and not body.endswith("\\|") else body
-    return re.split(r"(?<!\\)\|", body)
-
-
-def _spanned(header: list[Cell], line: str) -> list[str]:
-    """A header row's texts, a cell followed by pipes with nothing between them heading the
-    columns they span (MultiMarkdown: ``| **BOOTSTRAP** |||`` heads three)."""
-    pieces = _pieces(line)
-    texts = [cell.text for cell in header]
-    for j in range(1, min(len(texts), len(pieces))):
-        if pieces[j] == "" and texts[j - 1]:
-            texts[j] = texts[j - 1]
-    return texts
-
-
-def _names_only(row: list[Cell]) -> bool:
-    """A first body row of names in every column and no number (``| **Dataset** | BottomUp |
-    TopDown |`` below the methods' row): the header's second row."""
-    texts = [cell.text for cell in row]
-    return len(texts) > 2 and all(texts) and not any(
-        re.search(r"\d", text) or re.fullmatch(r"[-\u2013\u2014\s]+|n/?a", text, re.I)
-        for text in texts)
-
-
-def _all_bold(line: str) -> bool:
-    """A row all of whose cells are bold, numbers among them (``| **k-way** | **5** |**20**|``):
-    below a header that leaves columns unnamed, settings heading the columns, not results."""
-    filled = [text.strip() for text in _pieces(line) if text.strip()]
-    return len(filled) > 1 and all(BOLD_LINE.fullmatch(text) for text in filled) and any(
-        re.search(r"\d", text) for text in filled[1:])
 
 
 class MarkdownReader:
@@ -489,7 +346,7 @@ class MarkdownReader:
 
     def _table(self) -> None:
         self.table_line = self.index + 1
-        header = _spanned(cells(self.lines[self.index], self.index + 1), self.lines[self.index])
+        header = spanned(cells(self.lines[self.index], self.index + 1), self.lines[self.index])
         self.index += 2
         rows, settings = [], []
         while self.index < len(self.lines) and "|" in self.lines[self.index] \
@@ -499,10 +356,10 @@ class MarkdownReader:
             row = stacked[0]
             if len(stacked) > 1:
                 rows += stacked
-            elif not rows and not settings and _names_only(row):
+            elif not rows and not settings and names_only(row):
                 header = [f"{head} {row[j].text if j < len(row) else ''}".strip()
                           for j, head in enumerate(header)]
-            elif not rows and not all(header[1:]) and _all_bold(self.lines[self.index]):
+            elif not rows and not all(header[1:]) and all_bold(self.lines[self.index]):
                 settings.append(row)
             else:
                 rows.append(row)

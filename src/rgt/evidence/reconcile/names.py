@@ -22,7 +22,7 @@ from functools import cache
 
 from rgt.deliver.inputs import DeliveryError
 from rgt.evidence.reconcile.latex import plain
-from rgt.evidence.reconcile.markdown import inline
+from rgt.evidence.reconcile.mdinline import inline
 from rgt.evidence.reconcile.rst import rst_inline
 from rgt.evidence.reconcile.statistics import measure
 from rgt.evidence.reconcile.text import fold

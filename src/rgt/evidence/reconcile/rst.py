@@ -18,7 +18,8 @@ import re
 
 from rgt.evidence.reconcile.blocks import Cell, Paragraph, Table
 from rgt.evidence.reconcile.grid import GRID_BORDER, grid_table, header_texts
-from rgt.evidence.reconcile.markdown import MarkdownReader, inline
+from rgt.evidence.reconcile.markdown import MarkdownReader
+from rgt.evidence.reconcile.mdinline import inline
 
 UNDERLINE = re.compile(r"^([=\-~^\"'`#*+:.])\1{2,}\s*$")
 SIMPLE_BORDER = re.compile(r"^\s*=+(?:\s+=+)+\s*$")

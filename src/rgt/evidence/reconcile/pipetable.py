@@ -1,0 +1,86 @@
+"""The rows of a Markdown pipe table: cells between pipes (``\\|`` a literal bar), cells that
+stack several parts with ``<br>``, a header cell spanning the empty cells after it, and the
+rows that are no results (a second row of names, a row of bold settings)."""
+
+from __future__ import annotations
+
+import re
+
+from rgt.evidence.reconcile.blocks import Cell
+from rgt.evidence.reconcile.mdinline import inline
+
+# a line or cell all in bold (``**Results (10 epochs)**``)
+BOLD_LINE = re.compile(r"\s*(\*\*|__)[^*_]+\1\s*")
+
+
+def cells(line: str, number: int) -> list[Cell]:
+    """The cells of a pipe-table row (``\\|`` is a literal bar)."""
+    return [Cell(inline(_breaks(text.replace("\\|", "|")), names=True).strip(), number)
+            for text in _pieces(line)]
+
+
+BREAK = re.compile(r"\s*<br\s*/?>\s*", re.IGNORECASE)
+
+
+NAMED_NUMBER = re.compile(r"[=:]\s*-?\d*\.\d")
+
+
+def stacked_rows(line: str, number: int, header: str) -> list[list[Cell]]:
+    """A row whose cells stack as many parts each with ``<br>`` (``None (BC) <br> a`` beside
+    ``5.67 <br> 5.66``) as that many rows, a one-part cell repeated on each (``Mixing
+    method``); any other row as itself, and every row under a header that stacks its names
+    too (``Teacher <br> Student``: the parts are read in turn against the header's) or whose
+    parts name their numbers (``mae=0.41 <br> mse=0.39``)."""
+    stacks = [BREAK.split(text.replace("\\|", "|")) for text in _pieces(line)]
+    depths = {len(parts) for parts in stacks if len(parts) > 1}
+    if len(depths) != 1 or sum(len(parts) > 1 for parts in stacks) < 2 \
+            or NAMED_NUMBER.search(line) or BREAK.search(header):
+        return [cells(line, number)]
+    return [[Cell(inline(parts[k] if len(parts) > 1 else parts[0], names=True).strip(), number)
+             for parts in stacks] for k in range(depths.pop())]
+
+
+def _breaks(text: str) -> str:
+    """A cell's line breaks between plain parts (``75.61 <br> 73.26``, ``wrn-40-2 <br>
+    wrn-16-2``) as a slash, the parts in turn; between named numbers (``mae=0.4109 <br>
+    mse=0.3924``) a space."""
+    parts = BREAK.split(text)
+    if len(parts) < 2 or not all(part.strip() and not re.search(r"[=:]", part) for part in parts):
+        return text
+    return " / ".join(part.strip() for part in parts)
+
+
+def _pieces(line: str) -> list[str]:
+    """A pipe-table row's cells as written, between its outer pipes."""
+    body = line.strip()
+    body = body[1:] if body.startswith("|") else body
+    body = body[:-1] if body.endswith("|") and not body.endswith("\\|") else body
+    return re.split(r"(?<!\\)\|", body)
+
+
+def spanned(header: list[Cell], line: str) -> list[str]:
+    """A header row's texts, a cell followed by pipes with nothing between them heading the
+    columns they span (MultiMarkdown: ``| **BOOTSTRAP** |||`` heads three)."""
+    pieces = _pieces(line)
+    texts = [cell.text for cell in header]
+    for j in range(1, min(len(texts), len(pieces))):
+        if pieces[j] == "" and texts[j - 1]:
+            texts[j] = texts[j - 1]
+    return texts
+
+
+def names_only(row: list[Cell]) -> bool:
+    """A first body row of names in every column and no number (``| **Dataset** | BottomUp |
+    TopDown |`` below the methods' row): the header's second row."""
+    texts = [cell.text for cell in row]
+    return len(texts) > 2 and all(texts) and not any(
+        re.search(r"\d", text) or re.fullmatch(r"[-\u2013\u2014\s]+|n/?a", text, re.I)
+        for text in texts)
+
+
+def all_bold(line: str) -> bool:
+    """A row all of whose cells are bold, numbers among them (``| **k-way** | **5** |**20**|``):
+    below a header that leaves columns unnamed, settings heading the columns, not results."""
+    filled = [text.strip() for text in _pieces(line) if text.strip()]
+    return len(filled) > 1 and all(BOLD_LINE.fullmatch(text) for text in filled) and any(
+        re.search(r"\d", text) for text in filled[1:])
