@@ -30,6 +30,9 @@ def test_a_difference_without_its_sign_is_compared_by_magnitude():
 @pytest.mark.parametrize(("value", "text", "fix"), [
     (0.961267, "96.31%", "96.13%"), (-0.0062, "+0.0124", "-0.0062"), (0.0094, "0.49 pp", "0.94 pp"),
     (11173962, "12.1M", "11.2M"),
+    # a value the document's decimals would round to zero keeps two digits (the evidence's
+    # 2.8 where the document writes thousands): not ``0.0k``, which states nothing
+    (2.8, "2.8k", "0.0028k"), (0.04, "1.2", "0.040"),
 ])
 def test_the_fix_is_the_value_written_the_way_the_document_writes_it(value, text, fix):
     number = parse_number(text)

@@ -9,6 +9,7 @@ difference in percentage points. Misrounding (``93.5`` for 0.93412) is a differe
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -123,11 +124,22 @@ def matching_scale(number: Number, value: float | None, allowed: tuple[float, ..
 
 
 def rewrite(value: float, number: Number, scale: float) -> str:
-    """``value`` written the way ``number`` is (scale, decimals, sign, unit): the fix to apply."""
-    shown = f"{abs(value) * scale:,.{number.decimals}f}"
+    """``value`` written the way ``number`` is (scale, decimals, sign, unit): the fix to apply;
+    with as many more decimals as it takes to keep two digits of a value those decimals would
+    round to zero (2.8 in thousands, for ``2.8k``: ``0.0028k``, not ``0.0k``)."""
+    magnitude = abs(value) * scale
+    shown = f"{magnitude:,.{_decimals_to_show(magnitude, number.decimals)}f}"
     if "," not in number.text:
         shown = shown.replace(",", "")
     minus = MINUS if number.text.startswith(MINUS) else "-"
     sign = (minus if value < 0 else "+") if number.sign else ""
     unit = number.text.lstrip("+-\u2212").lstrip("0123456789.,")
     return f"{sign}{shown}{unit}"
+
+
+def _decimals_to_show(magnitude: float, decimals: int) -> int:
+    """``decimals``, or the fewest that show two significant digits of a nonzero value that
+    ``decimals`` would round to zero."""
+    if magnitude == 0 or round(magnitude, decimals) != 0:
+        return decimals
+    return 1 - math.floor(math.log10(magnitude))
