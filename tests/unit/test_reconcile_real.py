@@ -33,10 +33,10 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (1695, 1695, 1906)
+    assert (score["found"], score["found_exact"], score["planted"]) == (1716, 1716, 1941)
     assert (score["known_found"], score["known"]) == (42, 88)
-    assert _kinds(score) == {"drifted": {"drift": 52, "unmapped": 23},
-                             "clean": {"drift": 51, "unmapped": 13}}
+    assert _kinds(score) == {"drifted": {"drift": 54, "unmapped": 23},
+                             "clean": {"drift": 53, "unmapped": 13}}
 
 
 def test_the_held_out_part_scores_no_worse_than_when_it_was_scored():
