@@ -33,9 +33,9 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (1716, 1716, 1941)
+    assert (score["found"], score["found_exact"], score["planted"]) == (1729, 1729, 1941)
     assert (score["known_found"], score["known"]) == (42, 88)
-    assert _kinds(score) == {"drifted": {"drift": 54, "unmapped": 23},
+    assert _kinds(score) == {"drifted": {"drift": 53, "unmapped": 23},
                              "clean": {"drift": 53, "unmapped": 13}}
 
 

@@ -7,8 +7,9 @@ column it spans (like LaTeX's ``\\multicolumn``) and leaves a body row's spanned
 empty; a ``rowspan`` repeats a cell in the rows below it that it spans (which leave its
 column out: ``<td rowspan="2">ResNet18 + PPM</td>`` names both of its rows, a header's spans
 its header rows); a ``<thead>``'s cells are header cells. A cell's text is
-what it shows: ``<br>`` is a space, a link is its text, entities are their characters
-(``&plusmn;`` is ±, ``&#x2713`` ✓); comments are not read.
+what it shows: ``<br>`` is a space, so is the edge of a ``<sub>`` or ``<sup>``, a link is its
+text, entities are their characters (``&plusmn;`` is ±, ``&#x2713`` ✓); comments are not
+read.
 """
 
 from __future__ import annotations
@@ -19,6 +20,10 @@ from html.parser import HTMLParser
 from rgt.evidence.reconcile.blocks import Cell, Table
 from rgt.evidence.reconcile.numbers import parse_number
 from rgt.evidence.reconcile.text import marks
+
+# a line break, or a sub- or superscript, sets its text apart (``CN-CLIP<sub>ViT-B/16</sub>``
+# reads ``CN-CLIP ViT-B/16``, as the evidence's alias written with its tags does)
+SEPARATE = ("br", "sub", "sup")
 
 
 @dataclass
@@ -60,12 +65,14 @@ class _Reader(HTMLParser):
             header = tag == "th" or not self.in_row or self.in_head
             self.cell = _Cell(header, _span(attrs, "colspan"), self._line(),
                               rows=_span(attrs, "rowspan"))
-        elif tag == "br" and self.cell is not None:
+        elif tag in SEPARATE and self.cell is not None:
             self.cell.parts.append(" ")
 
     def handle_endtag(self, tag: str) -> None:
         if tag in ("td", "th"):
             self._end_cell()
+        elif tag in SEPARATE and self.cell is not None:
+            self.cell.parts.append(" ")
         elif tag in ("tr", "table", "thead", "tbody"):
             self._end_row()
             self.in_head = self.in_head and tag != "thead"

@@ -60,7 +60,9 @@ DETAILS_END = re.compile(r"^\s*</details>\s*$", re.IGNORECASE)
 DETAILS = 7
 OUTPUT_INTRO = re.compile(r"\b(?:should\s+(?:give|print|output|show|see)|gives|outputs?|prints|"
                           r"you\s+(?:should|will)\s+see|expected\s+output)\b[^.]*:\s*$"
-                          r"|^\W*results?\b[^.]*:\s*$", re.I)  # "Results (10 epochs):"
+                          # "Results (10 epochs):"; "… Evaluation results:" ending its paragraph
+                          r"|^\W*results?\b[^.]*:\s*$"
+                          r"|\b(?:evaluation|eval|test|final|validation)\s+results?\s*:\s*$", re.I)
 CODE_COMMENT = re.compile(r"^\s*#+\s?(.*\S)\s*$")  # a shell or Python comment
 POINTS_BACK = re.compile(r"\s*(?:this|it|these|that|they)\b", re.IGNORECASE)
 # a result of what the code above ran: "It produces …", "We achieve 85.0% accuracy …"
