@@ -33,10 +33,10 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (1743, 1743, 1974)
+    assert (score["found"], score["found_exact"], score["planted"]) == (1745, 1745, 1974)
     assert (score["known_found"], score["known"]) == (42, 90)
-    assert _kinds(score) == {"drifted": {"drift": 58, "unmapped": 25},
-                             "clean": {"drift": 57, "unmapped": 13}}
+    assert _kinds(score) == {"drifted": {"drift": 54, "unmapped": 25},
+                             "clean": {"drift": 53, "unmapped": 13}}
 
 
 def test_the_held_out_part_scores_no_worse_than_when_it_was_scored():

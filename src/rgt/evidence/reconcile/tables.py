@@ -38,6 +38,7 @@ def is_numeric(text: str) -> bool:
     text = OTHERS_IN_CELL.sub(" ", text)  # another's number beside ours: the cell is ours
     if LEADING_NUMBER.match(text):
         text = ACCELERATOR.sub(" ", text)  # where it ran: ``98.72%, 3.9h (A100)``
+        text = METRIC_AFTER.sub(" ", text)  # what it measures: ``**93.03** (F1)``
     if WORD_FIRST.match(text) and not NAMED_NUMBER.match(text):
         return False  # a name with digits (``K400``): a unit's letter follows its number
     rest = NUMBER_TEXT.sub(" ", NEXT_NAMED.sub(" ", NAMED_NUMBER.sub("", text)))
@@ -56,6 +57,8 @@ AGGREGATE_WORDS = {"best", "worst", "last", "run", "runs", "seed", "seeds", "med
 LEADING_NUMBER = re.compile(r"\s*(?:\*\*)?[~\u2248]?\s*[-+\u2212]?\d")
 
 
+# one word in parentheses after a cell's number, its metric's name: ``**93.03** (F1)``
+METRIC_AFTER = re.compile(r"\(\s*[^\W\d_][\w@.\-]{0,15}\s*\)\s*$")
 # the accelerator a result was measured on, in parentheses: ``(A100)``, ``(8x V100)``
 ACCELERATOR = re.compile(r"\(\s*(?:\d+\s*[x\u00d7]\s*)?(?:[AHVPTKL]\d{2,3}|RTX\s?\d{4}|"
                          r"TPU\s?v\d\w*)\s*\)")
@@ -312,7 +315,8 @@ IN_TURN = re.compile(r"\(\s*([^()/,]+?(?:\s*[/,]\s*[^()/,]+?)+)\s*\)"  # "(AUC,A
 def in_turn(header: str, count: int) -> tuple[str, list[str]]:
     """A header naming a cell's numbers in turn (``Fast AA (transfer/direct)`` over
     ``3.6 / 3.7``, ``Top1/Top5`` over ``22.4 / 6.3``): the header without the list, and each
-    number's name; the header and no names when it lists none, or not ``count``."""
+    number's name (with the words before a list that is not in parentheses: ``Flip AP`` of
+    ``Flip AP / FPS``); the header and no names when it lists none, or not ``count``."""
     match = IN_TURN.search(header)
     names = re.split(r"\s*[/,]\s*" if match and match.group(1) else r"\s*/\s*",
                      (match.group(1) or match.group(2)).strip()) if match else []
@@ -320,7 +324,11 @@ def in_turn(header: str, count: int) -> tuple[str, list[str]]:
         return header, [""] * count
     if match.group(2) and header[match.end():].strip():
         return header, names  # ``mIoU/mAcc/aAcc(ss)``: the whole header is an alias
-    return (header[:match.start()] + " " + header[match.end():]).strip(), names
+    before = header[:match.start()].strip()
+    if match.group(2) and before:
+        # the words before the list qualify each name: ``Flip AP / FPS`` is the flip AP
+        names = [f"{before} {name}" for name in names]
+    return (before + " " + header[match.end():]).strip(), names
 
 
 def _in_turn(header: str, text: str, statements: list,
