@@ -110,7 +110,9 @@ DURATION_OF = re.compile(r"\b(?:hours?|hrs|days?|minutes?|epochs?|steps?|iterati
 
 # "training multiple classifiers", "training the network": the verb and its object
 AN_OBJECT = re.compile(r"\s+(?:a|an|the|our|their|its|each|every|all|multiple|several|many|"
-                       r"various|different|\d+|two|three|four|five|ten)\s")
+                       r"various|different|\d+|two|three|four|five|ten)\s"
+                       # "Training policies by performing longer rollouts": how they are trained
+                       r"|\s+[a-z]+\s+by\s+[a-z]+ing\b")
 
 
 # a LaTeX reference as typeset here: its label names a section, no split (``[ref sec:training]``)

@@ -25,7 +25,8 @@ SUBFLOATS = ("subtable", "subfigure", "minipage")
 BEGIN = re.compile(r"\\begin\s*\{([^}]*)\}")
 CELL_SEPARATOR = re.compile(r"(?<!\\)&")
 ROW_ENDED = re.compile(r"\\\\\s*$")
-RULE_LINE = re.compile(r"\s*\\(?:hline|toprule|midrule|bottomrule|cline\s*\{[^}]*\})\s*$")
+RULE_LINE = re.compile(r"\s*\\(?:h?hline(?:\s*\{[^}]*\})?|toprule|midrule|bottomrule|"
+                       r"cline\s*\{[^}]*\})\s*$")
 SUB_COMMAND = re.compile(r"\\sub(?:figure|float|table)\s*\[([^\]]*)\]\s*\{")
 SECTION = re.compile(r"\\(part|chapter|section|subsection|subsubsection|paragraph|frametitle)"
                      r"\*?\s*(?:\[[^\]]*\])?\s*\{")

@@ -1,12 +1,12 @@
 """LaTeX ``tabular`` bodies as tables.
 
-Rows end at ``\\\\``, cells at ``&`` (outside braces). Rows above the first ``\\midrule`` or
-``\\hline`` are header rows (the first row when there is none); a header's ``\\multicolumn``
-heads every column it spans (``CIFAR-10`` over ``Acc.`` and ``ECE``), a body's names a group
-of rows when it is the row's only text. ``\\multirow`` labels the rows below it (an empty label
-cell repeats the label above); so does a first-column label set alone in the middle of its
-block of rows between rules (a hand-made multirow: ``\\textbf{MNIST}`` on the middle of three
-rows) for the rows above it.
+Rows end at ``\\\\``, cells at ``&`` (outside braces). Rows above the first ``\\midrule``,
+``\\hline`` or ``\\hhline{|====|}`` are header rows (the first row when there is none); a
+header's ``\\multicolumn`` heads every column it spans (``CIFAR-10`` over ``Acc.`` and
+``ECE``), a body's names a group of rows when it is the row's only text. ``\\multirow``
+labels the rows below it (an empty label cell repeats the label above); so does a
+first-column label set alone in the middle of its block of rows between rules (a hand-made
+multirow: ``\\textbf{MNIST}`` on the middle of three rows) for the rows above it.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ CELL_END = re.compile(r"&")
 MULTI = re.compile(r"^\s*\\multi(?:column|row)\s*\{(-?\d+)\}\s*(?:\[[^\]]*\])?\s*\{[^{}]*\}\s*")
 UPWARD = re.compile(r"^\s*\\multirow\s*\{-\d+\}")  # a label over the rows above it
 PAGE_BREAKS = re.compile(r"^(?:\s*\\(?:no)?pagebreak\b(?:\[\d\])?)+")  # say nothing of the row
-RULES = re.compile(r"^\s*(?:\\(?:toprule|midrule|bottomrule|hline|cline|cmidrule|addlinespace|"
-                   r"specialrule|morecmidrules)\b(?:\([^)]*\))?(?:\[[^\]]*\])?(?:\{[^{}]*\})*"
-                   r"\s*)+")
+RULES = re.compile(r"^\s*(?:\\(?:toprule|midrule|bottomrule|hline|hhline|cline|cmidrule|"
+                   r"addlinespace|specialrule|morecmidrules)\b"
+                   r"(?:\([^)]*\))?(?:\[[^\]]*\])?(?:\{[^{}]*\})*\s*)+")
 Spanned = tuple[str, int, int]  # text, columns spanned, line
 
 
@@ -120,7 +120,7 @@ class Rows:
         for offset, segment in top_level_split(body.text, ROW_END):
             rule = RULES.match(segment)
             if rule:
-                if not self.header_rows and self.rows and re.search(r"\\(?:midrule|hline)\b",
+                if not self.header_rows and self.rows and re.search(r"\\(?:midrule|h?hline)\b",
                                                                     rule.group(0)):
                     self.header_rows = len(self.rows)
                 blocks.append(len(self.rows))
