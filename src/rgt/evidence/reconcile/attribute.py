@@ -285,7 +285,7 @@ def unit_of(statement: Statement) -> str:
 
 
 def _no_claims(site: Site, statement: Statement, facets: dict[str, Facet],
-               claims: list[dict]) -> bool:
+               evidence: list[dict]) -> bool:
     """No metric (nor, for a seed count, variant) named; another system; a seed count not
     named in its own clause, cell or row; a quantity (``2.5 h``) whose metric is not measured
     in its unit (as its id or a name the evidence gives it says: ``Runtime (s)``)."""
@@ -294,7 +294,7 @@ def _no_claims(site: Site, statement: Statement, facets: dict[str, Facet],
     strong = any(facets[name].strong for name in ("metric", "variant") if name in facets)
     unit = unit_of(statement)
     wrong_unit = unit and unit not in claim_units(
-        [claim for claim in claims if metric and claim["metric"] in metric.values])
+        [claim for claim in evidence if metric and claim["metric"] in metric.values])
     return ((not seeds and metric is None) or not {"metric", "variant"} & set(facets)
             or (variant is not None and OTHER in variant.values)
             or (seeds and not strong) or bool(wrong_unit))

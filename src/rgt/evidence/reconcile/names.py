@@ -229,7 +229,7 @@ def _each_metric_s_word(alias: str, claims: list[dict]) -> bool:
     """Whether an alias is a word of each of its claims' several metrics, one metric an
     experiment (``Error`` of ``total_error`` in one and ``rel_l2_error`` in another): it names
     those metrics, and the experiment around it says which."""
-    words = alias.split()
+    words = alias.lower().split()
     metrics = {claim["metric"] for claim in claims}
     per_experiment = {(claim["exp_id"], claim["metric"]) for claim in claims}
     return len(metrics) > 1 and bool(words) and all(

@@ -32,7 +32,7 @@ ASSIGNED = re.compile(r"^\s*[^\W\d_][\w\-@]{0,24}\s*=\s*[-+\u2212]?\d[\d.,]*\s*%
 def is_numeric(text: str) -> bool:
     """A cell that holds numbers only (``96.1 ± 0.2``, ``**11.2M**``, ``[0.71, 1.18]``,
     ``0.13s``), or numbers their metrics' names introduce (``Acc: 81.0 %``, ``mae=0.4109 <br>
-    mse=0.3924``)."""
+    mse=0.3924``) or follow in parentheses (``**93.03** (F1)``)."""
     if ASSIGNED.match(text):
         return True
     text = OTHERS_IN_CELL.sub(" ", text)  # another's number beside ours: the cell is ours
