@@ -110,9 +110,9 @@ DURATION_OF = re.compile(r"\b(?:hours?|hrs|days?|minutes?|epochs?|steps?|iterati
 
 # "training multiple classifiers", "training the network": the verb and its object
 AN_OBJECT = re.compile(r"\s+(?:a|an|the|our|their|its|each|every|all|multiple|several|many|"
-                       r"various|different|\d+|two|three|four|five|ten)\s"
-                       # "Training policies by performing longer rollouts": how they are trained
-                       r"|\s+[a-z]+\s+by\s+[a-z]+ing\b")
+                       r"various|different|\d+|two|three|four|five|ten)\s")
+# "Training policies by performing longer rollouts": what is trained, and how
+TRAINED_BY = re.compile(r"\s+[a-z]+\s+by\s+[a-z]+ing\b")
 
 
 # a LaTeX reference as typeset here: its label names a section, no split (``[ref sec:training]``)
@@ -142,8 +142,8 @@ A_TIME = re.compile(r"\b(?:after|before|during|throughout|while|until)\s+$")
 
 def _trains_something(text: str, hit: Hit) -> bool:
     """``Results of training multiple classifiers``, ``the training do not converge``,
-    ``training and prediction scheme``, ``We train latent diffusion models``: the activity,
-    not the training split."""
+    ``training and prediction scheme``, ``We train latent diffusion models``, ``Training
+    policies by performing longer rollouts``: the activity, not the training split."""
     folded = fold(text)
     if hit.facets.get("split") != {"train"}:
         return False
@@ -151,8 +151,8 @@ def _trains_something(text: str, hit: Hit) -> bool:
         return True
     if A_TIME.search(folded[:hit.start]) and not SPLIT_NOUN.match(folded[hit.end:]):
         return True  # "the validation result after training": when, not which split
-    return folded[hit.start:hit.end].endswith("ing") and (
-        AN_OBJECT.match(folded, hit.end) or A_VERB.match(folded, hit.end)) is not None
+    return folded[hit.start:hit.end].endswith("ing") and any(
+        pattern.match(folded, hit.end) for pattern in (AN_OBJECT, TRAINED_BY, A_VERB))
 
 
 HEADING_START = re.compile(r"(?:^|/)\s*(?:how\s+to\s+)?$")

@@ -22,14 +22,14 @@ from rgt.evidence.reconcile.vocabulary import Vocabulary
 
 # how results are aggregated, or that the sentence speaks of the results (``Results on the
 # PyBullet benchmark using 6 seeds``)
-AGGREGATE = re.compile(r"\b(?:means?|medians?|averages?|averaged|std|standard deviation|"
+AVERAGE_WORDS = r"means?|medians?|averages?|averaged"
+AGGREGATE = re.compile(rf"\b(?:{AVERAGE_WORDS}|std|standard deviation|"
                        r"results|scores\s+are\s+based\s+on)\b|"
                        r"\u00b1", re.IGNORECASE)
 RELEASED = re.compile(r"\b(?:download\w*|checkpoints?|ckpts?|weights)\b", re.IGNORECASE)
 # a caption that says its numbers average several runs offers no checkpoint to download
 # (``Selected-checkpoint means (20 seeds):``)
-AVERAGED = re.compile(r"\b(?:means?|medians?|averages?|averaged)\b|\b\d+\s+(?:seeds|runs)\b",
-                      re.IGNORECASE)
+AVERAGED = re.compile(rf"\b(?:{AVERAGE_WORDS})\b|\b\d+\s+(?:seeds|runs)\b", re.IGNORECASE)
 
 
 def about_all(site: Site, statement: Statement, facets: dict[str, Facet]) -> bool:
