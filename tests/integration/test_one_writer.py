@@ -11,6 +11,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -21,8 +23,12 @@ from conftest import ROOT, TINY, rgt, write_config
 pytestmark = pytest.mark.integration
 TIMEOUT = 300
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
-# A linear model that sleeps in each forward pass: ~6 s of training, long enough to kill.
+# A linear model that sleeps in each forward pass (~6 s of training) and waits, step after
+# step, while the project holds a file named `hold`: a test holds the first trainer there until
+# the second one has met it, so no machine is fast or loaded enough for the first to finish
+# before the second starts.
 SLOW_MODEL = """import time
+from pathlib import Path
 
 import torch
 
@@ -34,6 +40,8 @@ class Slow(torch.nn.Module):
 
     def forward(self, x):
         time.sleep(0.03)
+        while Path("hold").exists():
+            time.sleep(0.05)
         return self.head(x.flatten(1))
 """
 
@@ -71,6 +79,18 @@ def wait_for(predicate, what: str, timeout: float = 120) -> None:
     raise AssertionError(f"no {what} within {timeout} s")
 
 
+@contextmanager
+def holding(project: Path) -> Iterator[None]:
+    """Hold the slow model's trainer between steps for the block (released however it ends,
+    so a failing test leaves no trainer waiting forever)."""
+    hold = project / "hold"
+    hold.touch()
+    try:
+        yield
+    finally:
+        hold.unlink()
+
+
 def training(project: Path, run: str) -> bool:
     try:
         beat = json.loads((project / "checkpoints" / run / "heartbeat.json").read_text())
@@ -94,9 +114,10 @@ def test_a_second_rgt_train_of_a_run_in_training_is_refused_naming_the_first(pro
     run = run_id(project)
     first = train_process(project, run)
     wait_for(lambda: training(project, run), "training")
-    second = subprocess.run([sys.executable, "-m", "rgt", "train", "--run-id", run],
-                            cwd=project, env=environment(project), capture_output=True,
-                            text=True, timeout=TIMEOUT)
+    with holding(project):
+        second = subprocess.run([sys.executable, "-m", "rgt", "train", "--run-id", run],
+                                cwd=project, env=environment(project), capture_output=True,
+                                text=True, timeout=TIMEOUT)
     assert second.returncode == 1, second.stdout + second.stderr
     assert f"already being written by pid {first.pid} on {socket.gethostname()}" in \
         second.stderr
@@ -133,12 +154,15 @@ def test_snakemake_killed_mid_training_then_rerun_trains_each_run_once(project, 
     target = f"runs/{run}/run.json"
     first = snakemake(project, target, log=tmp_path / "first.log")
     wait_for(lambda: training(project, run), "training")
-    first.kill()  # SIGKILL to Snakemake alone: its trainer goes on, an orphan
-    first.wait(timeout=60)
-    [orphan] = trainer_pids(run)
-    unlock = snakemake(project, "--unlock", target, log=tmp_path / "unlock.log")
-    assert unlock.wait(timeout=TIMEOUT) == 0
-    rerun = snakemake(project, target, log=tmp_path / "rerun.log")
+    with holding(project):
+        first.kill()  # SIGKILL to Snakemake alone: its trainer goes on, an orphan
+        first.wait(timeout=60)
+        [orphan] = trainer_pids(run)
+        unlock = snakemake(project, "--unlock", target, log=tmp_path / "unlock.log")
+        assert unlock.wait(timeout=TIMEOUT) == 0
+        rerun = snakemake(project, target, log=tmp_path / "rerun.log")
+        wait_for(lambda: "following it until it ends" in (tmp_path / "rerun.log").read_text(),
+                 "the rerun following the orphan")
     assert rerun.wait(timeout=TIMEOUT) == 0, (tmp_path / "rerun.log").read_text()[-3000:]
     output = (tmp_path / "rerun.log").read_text()
     # The orphan alone trained (one start, no resume, one attempt); the rerun's trainer only
