@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, replace
 
 from rgt.evidence.reconcile.aliases import (
+    SHARED,
     aliased,
     baseline_row,
     level_claims,
@@ -322,17 +323,21 @@ def unnamed_row(statement: Statement, facets: dict[str, Facet],
     return statement, Attribution(nameless or candidates, [], False, facets, unnamed=True)
 
 
-def with_pinned(facets: dict[str, Facet], pinned: dict[str, Facet]) -> dict[str, Facet]:
+def with_pinned(facets: dict[str, Facet], pinned: dict[str, Facet],
+                chosen: list[dict]) -> dict[str, Facet]:
     """The facets a table cell's aliases pin down, under those the text around names; but the
     experiment and metric they pin beat ones only the caption or headings name (``ImageNet``
     above a row ``ResNet-101 + CutMix``, an experiment of its own; ``accuracies`` above a
-    ``Top5`` column). Another metric named there still wins: it says what the table's numbers
-    are (``Fooling rates``) — in the caption, not in a heading (``Fine-tuning Pre-trained
-    MAE``: a method's name that reads as a metric)."""
+    ``Top5`` column), and so do the ``chosen`` claims they pin when they all differ from those
+    (a column ``3D-Speaker`` under a caption that lists ``VoxCeleb, CNCeleb and 3D-Speaker``).
+    Another metric named there still wins: it says what the table's numbers are (``Fooling
+    rates``) — in the caption, not in a heading (``Fine-tuning Pre-trained MAE``: a method's
+    name that reads as a metric)."""
     def yields(name: str, facet: Facet) -> bool:
         ours = not any(value.startswith("@") for value in facet.values)
-        return name in pinned and not facet.strong and name in ("exp", "metric") and (
-            ours or facet.tier == "scope")
+        return name in ("exp", "metric") and not facet.strong and (
+            ours or facet.tier == "scope") and (name in pinned or bool(chosen) and not any(
+                claim.get(SHARED[name]) in facet.values for claim in chosen))
     return {**pinned, **{name: facet for name, facet in facets.items()
                          if not yields(name, facet)}}
 
@@ -356,7 +361,9 @@ def attribute(site: Site, claims: list[dict],
     if pinned:
         if "variant" not in facets:
             pinned = baseline_row(site, pinned, claims, vocabulary)
-        facets = with_pinned(facets, pinned_facets(_as_named(pinned, claims, facets), claims))
+        named = _as_named(pinned, claims, facets)
+        facets = with_pinned(facets, pinned_facets(named, claims),
+                             [claim for claim in claims if claim["id"] in named])
         claims = [claim for claim in claims if claim["id"] in pinned]
     statement = retype(site, facets, measured)
     if statement is not None and (counts_named_runs(statement, vocabulary)

@@ -5,9 +5,9 @@ Fenced, indented and inline code (and reST ``::`` literal blocks), HTML comments
 matter are not read: code is what a reader types (commands, configs), not what the results say.
 Inline text reads as ``mdinline`` says (links as their text, not their URL), a pipe table's
 rows as ``pipetable`` splits them.
-A table's caption is the paragraph just above it that reads ``Table…`` or introduces it (ends
-with a colon), or the line just below that reads ``Table…``; in a MyST ``{table}`` directive,
-its argument.
+A table's caption is the paragraph just above it that reads ``Table…``, introduces it (ends
+with a colon) or touches it (no blank line between), or the line just below that reads
+``Table…``; in a MyST ``{table}`` directive, its argument.
 """
 
 from __future__ import annotations
@@ -331,9 +331,16 @@ class MarkdownReader:
             return self.directive_caption
         before = self._just_above(self.table_line)
         after = next((inline(line) for line in self.lines[self.index:] if line.strip()), "")
-        if _captions(before) or self._titles(before):
+        if _captions(before) or self._titles(before) or self._touches(self.table_line):
             return before
         return after if CAPTION.match(after) else ""
+
+    def _touches(self, line: int) -> bool:
+        """Whether a paragraph ends on the line right above document line ``line``, no blank
+        line between: written as the table's own first line (``The EER results on VoxCeleb,
+        CNCeleb and 3D-Speaker datasets …`` over its header)."""
+        above = self._block_above()
+        return isinstance(above, Paragraph) and above.starts[-1][1] == line - 1
 
     def _titles(self, before: str) -> bool:
         """Whether the paragraph just above the table is a title: one line, no list item, no

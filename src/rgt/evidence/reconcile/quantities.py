@@ -39,10 +39,11 @@ def _sets_a_name(text: str, anchor: int, hits: list) -> bool:
 
 ARTICLE_BEFORE = re.compile(r"\b(?:the|a|an)\s+$", re.IGNORECASE)
 # what follows a result's percentage without naming a thing it is a share of
-# (or a comparative that says which way it differs: ``12.7% behind the approach ranked 1``)
+# (or a comparative that says which way it differs: ``12.7% behind the approach ranked 1``),
+# or a result's unit, even where the evidence lists it among a run's names (``0.28 dB``)
 NOT_A_THING = {"of", "on", "in", "for", "with", "at", "and", "or", "to", "than", "from", "by",
                "vs", "over", "across", "relative", "absolute", "average", "mean", "median",
-               "overall", "top", "points", "point", "pp"} | set(AFTER_WORDS)
+               "overall", "top", "points", "point", "pp", "db"} | set(AFTER_WORDS)
 
 
 def _a_share_of(text: str, anchor: int, hits: list) -> bool:
