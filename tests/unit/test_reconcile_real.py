@@ -41,8 +41,8 @@ def test_the_dev_part_scores_as_its_rules_were_left():
 
 def test_the_held_out_part_scores_no_worse_than_when_it_was_scored():
     score = score_real("heldout")  # scored once, after the last rule change (its README)
-    assert score["found"] >= 35 and score["planted"] == 38
-    assert score["known"] == 0  # no number its sources get wrong
+    assert score["found"] >= 38 and score["planted"] == 41
+    assert (score["known_found"], score["known"]) == (2, 2)  # its sources' own drift, found
     assert _kinds(score) == {"drifted": {}, "clean": {}}  # when scored: no false report
 
 
