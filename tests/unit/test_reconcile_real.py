@@ -33,7 +33,7 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (1837, 1837, 2075)
+    assert (score["found"], score["found_exact"], score["planted"]) == (1842, 1842, 2075)
     assert (score["known_found"], score["known"]) == (44, 92)
     assert _kinds(score) == {"drifted": {"drift": 54, "unmapped": 25},
                              "clean": {"drift": 53, "unmapped": 13}}

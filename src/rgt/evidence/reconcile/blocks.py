@@ -110,15 +110,36 @@ MARKED_NUMBER = re.compile(rf"\d\s?({MARK})$")
 NOTE_OPENING = re.compile(rf"^(?:\s*:[a-z_]+:)*\s*({MARK})\s*(?=[^\W\d_])")
 
 
+# a numbered note of the document's own (``[1] During evaluation, we have only extracted …``),
+# not a reference: no year, no ``et al``, no ``arXiv`` in it
+NUMBERED_NOTE = re.compile(r"^\s*\[(\d+)\]\s+(?=[^\W\d_])")
+REFERENCE_WORDS = re.compile(r"(?<![\d-])(?:19|20)\d\d(?![\d-])|\bet\s+al\b|\barxiv\b",
+                             re.IGNORECASE)
+
+
 def with_notes(items: list[Paragraph | Table]) -> list[Paragraph | Table]:
     """The blocks, each paragraph that opens with a footnote's mark under a table (the same
-    headings above both) noting the one row whose number carries that mark."""
+    headings above both) noting the one row whose number carries that mark; a numbered
+    note's mark after a cell's number (``70.5 [1]``) blanked, no citation."""
     table = None
     for item in items:
         if isinstance(item, Table):
             table = item
         elif table is not None and item.scope == table.scope:
             item.note = noted_row(table, item.text)
+    return _without_note_marks(items)
+
+
+def _without_note_marks(items: list[Paragraph | Table]) -> list[Paragraph | Table]:
+    notes = {opening.group(1) for item in items if isinstance(item, Paragraph)
+             and (opening := NUMBERED_NOTE.match(item.text))
+             and not REFERENCE_WORDS.search(item.text)}
+    if not notes:
+        return items
+    mark = re.compile(rf"(?<=\d)(\s?\[(?:{'|'.join(sorted(notes))})\])")
+    for table in (item for item in items if isinstance(item, Table)):
+        table.rows = [[Cell(mark.sub(lambda found: " " * len(found.group(1)), cell.text),
+                            cell.line) for cell in row] for row in table.rows]
     return items
 
 
