@@ -63,7 +63,7 @@ def value_scale(part: Part, statement: Statement, claim: dict, unit: str,
     allowed = allowed_scales(part.number, statement, unit)
     if not is_comparison(claim) or claim.get("value") is None:
         return matching_scale(part.number, claim.get("value"), allowed)
-    if not relative_fits(statement, claim):
+    if not relative_fits(statement, claim, unit):
         return None
     if "ratio" in statement.form:
         allowed = (1.0,)

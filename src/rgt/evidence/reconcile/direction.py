@@ -43,6 +43,9 @@ ANTONYMS = [
 FALLBACK = {"better": "improves", "worse": "worsens", "up": "raises", "down": "lowers"}
 AFTER = re.compile(rf"\s*(?:pp\b|points?\b|%)?\s*(?P<word>{'|'.join(AFTER_WORDS)})\b",
                    re.IGNORECASE)
+# ``21% more accurate``: more of a quality is better, whichever way its metric goes (an error)
+QUALITY_AFTER = re.compile(r"\s*(?:pp\b|points?\b|%)?\s*(?P<word>more|less)\s+(?:accurate|precise|"
+                           r"efficient|robust|effective|reliable)\b", re.IGNORECASE)
 AFTER_A_NUMBER = re.compile(r"\d\s*%?\s*(?:pp\b|points?\b)?\s*$", re.IGNORECASE)
 POSITIVE_IS_BETTER = re.compile(
     r"(?:\bpositive|\+)\s*(?:differences?|diffs?|values?|numbers?|signs?|deltas?)?\s*"
@@ -53,6 +56,18 @@ POSITIVE_IS_BETTER = re.compile(
 def declares_positive_is_better(text: str) -> bool:
     """``a positive difference means better``, ``+ = better``: signs read as better/worse."""
     return POSITIVE_IS_BETTER.search(text) is not None
+
+
+# a table's row or column of improvements: ``Relative improvement, %``, ``Improvement (%)``,
+# ``Imp. %``
+IMPROVEMENTS = re.compile(r"\W*(?:rel(?:ative|\.)\s+)?(?:improvements?|imp\.)[\s,:()%]*",
+                          re.IGNORECASE)
+
+
+def labels_improvements(label: str) -> bool:
+    """Whether a row's or column's name says its numbers are improvements: signed, they read
+    positive = better (``-8 %`` under ``Relative improvement, %`` for a higher error)."""
+    return IMPROVEMENTS.fullmatch(label) is not None
 
 
 # a change's own label right before it: "Δloss -0.0007", "Δ +0.0027", "delta: 0.3"
@@ -73,6 +88,10 @@ def direction_words(before: str, after: str) -> set[str]:
     if found:
         _, name, word = max(found)
         return {name, f"word:{word}"}
+    quality = QUALITY_AFTER.match(after)
+    if quality is not None:
+        word = quality.group("word")
+        return {"better" if word.lower() == "more" else "worse", f"word:{word}", "difference"}
     match = AFTER.match(after)
     if match is None:
         return set()

@@ -136,17 +136,32 @@ def presented_as_theirs(site: Site) -> bool:
         OURS_WORD.search(intro.text) is None
 
 
+# a heading over another work's numbers: "Reported Performance from PotentialNet paper [6]"
+REPORTED_FROM = re.compile(r"\breported\b.*\b(?:from|in|by)\s+(?:the\s+)?(?:[\w-]+\s+)?"
+                           r"(?:paper|\[\d+\])", re.IGNORECASE)
+
+
+def under_theirs(site: Site) -> bool:
+    """A table cell under a heading that gives its numbers as another work's (``Reported
+    Performance from PotentialNet paper [6]``, no word of ours)."""
+    scope = site.level("scope")
+    heading = scope.text.rsplit(" / ", 1)[-1] if scope is not None else ""
+    return site.in_table and REPORTED_FROM.search(heading) is not None and \
+        OURS_WORD.search(heading) is None
+
+
 def excluded(site: Site, credited: bool = False, vocabulary: Vocabulary | None = None) -> bool:
     """One seed's (or epoch's) number, an ablation's, a superseded one, one quoted from a
-    citation or labelled as the paper's, an end of a range, or one of a list of results: not
-    a claim's. Looked for in the clause (or cell and row), a short opening phrase before it, a
-    citation right after it (``95.3% (He et al., 2016)``), the sentence. ``credited``: the
-    row's citation credits a name of ours (``Chroma~\\cite{chroma}``, a feature the paper's
-    own runs use), not the row's numbers, and so does one right after a run's name in prose
-    (``obtained with the Li-GRU model [2,3]``). An ablation's word inside one of ``vocabulary``'s
-    names (``w/o repeated aug``, an alias) names a run the evidence claims."""
+    citation or labelled as the paper's (or under a heading that says so), an end of a range,
+    or one of a list of results: not a claim's. Looked for in the clause (or cell and row), a
+    short opening phrase before it, a citation right after it (``95.3% (He et al., 2016)``),
+    the sentence. ``credited``: the row's citation credits a name of ours
+    (``Chroma~\\cite{chroma}``, a feature the paper's own runs use), not the row's numbers,
+    and so does one right after a run's name in prose (``obtained with the Li-GRU model
+    [2,3]``). An ablation's word inside one of ``vocabulary``'s names (``w/o repeated aug``,
+    an alias) names a run the evidence claims."""
     if in_a_list(site) or in_a_range(site) or the_papers(site) or _an_ablations_change(site) \
-            or _a_computed_share(site) or presented_as_theirs(site):
+            or _a_computed_share(site) or presented_as_theirs(site) or under_theirs(site):
         return True
     near = [level for level in site.levels if level.tier in ("clause", "cell", "row")]
     for level in near:

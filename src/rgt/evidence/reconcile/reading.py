@@ -75,11 +75,11 @@ def ratio_reading(claim: dict, name: str, word: str) -> Reading:
     return Reading(ratio, False, name, word, moved=moved)
 
 
-def relative_fits(statement: Statement, claim: dict) -> bool:
-    """A relative change is stated as a ratio or a percentage (not in points); an absolute
-    one never as a ratio."""
+def relative_fits(statement: Statement, claim: dict, unit: str = "") -> bool:
+    """A relative change is stated as a ratio or a percentage (not in points), its sign
+    written or its column's ``unit``; an absolute one never as a ratio."""
     value = statement.part("value")
     if not claim.get("relative"):
         return "ratio" not in statement.form
-    return "ratio" in statement.form or (value.number.percent
-                                         and not value.number.text.endswith("pp"))
+    return "ratio" in statement.form or (value.number.percent or unit == "%") and \
+        not value.number.text.endswith("pp")

@@ -9,7 +9,7 @@ from rgt.deliver.inputs import DeliveryError
 from rgt.evidence.reconcile.attribute import attribute
 from rgt.evidence.reconcile.blocks import Paragraph, Table
 from rgt.evidence.reconcile.check import Outcome, judge
-from rgt.evidence.reconcile.direction import declares_positive_is_better
+from rgt.evidence.reconcile.direction import declares_positive_is_better, labels_improvements
 from rgt.evidence.reconcile.documents import document_blocks
 from rgt.evidence.reconcile.names import project_vocabulary
 from rgt.evidence.reconcile.others import own_sites
@@ -61,8 +61,15 @@ def positive_is_better(blocks: list[Paragraph | Table]) -> list[bool]:
                                                                          *block.header])
         if declares_positive_is_better(text):
             declared.add(block.scope)
-        flags.append(block.scope in declared)
+        flags.append(block.scope in declared or _improvements_table(block))
     return flags
+
+
+def _improvements_table(block: Paragraph | Table) -> bool:
+    """A table with a row or column of improvements (``Relative improvement, %``): its signs
+    read positive = better, its own declaration, not its section's."""
+    return isinstance(block, Table) and any(map(labels_improvements, [
+        *block.header, *(row[0].text for row in block.rows if row)]))
 
 
 def _item(site: Site, outcome: Outcome, file: str) -> dict:

@@ -54,10 +54,12 @@ ROLES = {"low": ["ci low", "ci lower", "lower", "low", "lo", "ci lo", "lower bou
          "spread": ["spread"]}
 # Words holding a split's name that name no split: "pre-training" is a stage, not the train set.
 # a phase named, not a split: pre-training, and what training costs (its time, its budget)
+# or the size of what it sees (``the square training resolution``)
 STAGES = ["pre train", "pre training", "pre trained"] + [
     f"training {noun}" for noun in ("time", "times", "duration", "cost", "budget", "speed",
                                     "hours", "days", "schedule", "recipe", "command", "logs",
-                                    "iterations", "steps", "script", "scripts")] + [
+                                    "iterations", "steps", "script", "scripts",
+                                    "resolution", "resolutions")] + [
     # a protocol, not one split: "10-fold cross-validation", "train/test splits", "cannot be
     # split into independent train/evaluation sets"
     "cross validation", "cross validated"] + [
