@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 import yaml
 from test_job_remote import example_project
+from test_pool import _trainers
 from test_remote_executor import (
     SNAKEMAKE,
     make_project,
@@ -59,6 +60,18 @@ def kill_jobs(root: Path) -> None:
             continue
 
 
+def held_in_training(root: Path, run_id: str) -> bool:
+    """Once the job under ``root`` has a heartbeat, SIGSTOP its ``rgt train`` and say so. Held,
+    it is still training however fast or loaded the machine (alive, its progress recent) when a
+    check probes it, and ``kill_jobs`` still ends it."""
+    if not (root / "checkpoints" / run_id / "heartbeat.json").exists():
+        return False
+    trainers = _trainers(root, run_id)
+    for pid in trainers:
+        os.kill(pid, signal.SIGSTOP)
+    return bool(trainers)
+
+
 def user_profile(directory: Path, host, root: Path) -> str:
     """The user's own profile: the shipped autodl one plus the host facts a user would add."""
     shutil.copytree(AUTODL, directory)
@@ -90,8 +103,7 @@ def test_a_run_left_on_the_host_by_a_killed_controller_is_never_lost(host, tmp_p
     root = host.disk / f"gate-{source}"
     process = snakemake_process(project, arguments(source, host, root, tmp_path, project))
     try:
-        wait_for(lambda: (root / "checkpoints" / run_id / "heartbeat.json").exists(),
-                 "a launched job", process)
+        wait_for(lambda: held_in_training(root, run_id), "a launched job", process)
         os.killpg(process.pid, signal.SIGKILL)  # the laptop dies after "launched"
         process.communicate(timeout=60)
         hosts = project / "config" / "hosts.yaml"

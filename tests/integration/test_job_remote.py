@@ -19,6 +19,7 @@ import pytest
 import test_remote_executor as rx
 import yaml
 from test_mirror_drill import host_args, mirrored_step, two_hosts  # noqa: F401  (fixture)
+from test_pool import _trainers
 
 from conftest import ROOT, rgt
 
@@ -87,6 +88,28 @@ def watch_rows(project, alias: str, root, ssh_config) -> dict:
     return {row["run_id"]: row for row in json.loads(result.stdout) if row["run_id"]}
 
 
+def held_past(root: Path, run_id: str, step: int) -> bool:
+    """Once a checkpoint of ``step`` or later is on the host's disk under ``root``, SIGSTOP the
+    job's script (the children of its ``rgt train``) and say so. Held, it can neither finish nor
+    be pulled back before the host is lost, however fast or loaded the machine; it stays alive
+    (`rgt watch` sees it running) and dies with the host's SIGKILL."""
+    markers = (root / "checkpoints" / run_id).glob("step-*.json")
+    if max((int(marker.stem[5:]) for marker in markers), default=-1) < step:
+        return False
+    scripts = [child for trainer in _trainers(root, run_id) for child in _children(trainer)]
+    for pid in scripts:
+        os.kill(pid, signal.SIGSTOP)
+    return bool(scripts)
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(child) for child in
+                Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
 @pytest.mark.parametrize("example", sorted(EXAMPLES))
 def test_a_job_is_watched_mirrored_resumed_elsewhere_bit_identical_and_pulled(
         two_hosts, tmp_path, example):  # noqa: F811
@@ -94,6 +117,8 @@ def test_a_job_is_watched_mirrored_resumed_elsewhere_bit_identical_and_pulled(
     project = example_project(tmp_path / "project", example)
     [run_id] = rx.run_ids(project)
     process = rx.snakemake_process(project, host_args(a, ssh_config, "root"))
+    rx.wait_for(lambda: held_past(a.disk / "root", run_id, 10), "a checkpoint on host A",
+                process)
     rx.wait_for(lambda: mirrored_step(project, run_id) >= 10, "a mirrored checkpoint", process)
     row = watch_rows(project, a.alias, a.disk / "root", ssh_config)[run_id]
     assert row["state"] == "running" and 0 < row["step"] < row["total"], row

@@ -60,11 +60,16 @@ def test_sigterm_checkpoints_exits_75_and_resumes_bit_identical(tmp_path, refere
 
 
 def test_a_second_writer_on_the_same_checkpoints_is_refused(tmp_path):
-    first = start(tmp_path, "w", sleep=0.2)  # 12 s: still training when the second starts
+    first = start(tmp_path, "w", sleep=0.2)
     wait_for_step(first, tmp_path, "w", 2)
-    code, output = finish(start(tmp_path, "w"))
-    first.send_signal(signal.SIGKILL)
-    first.wait(timeout=30)
+    # Held (SIGSTOP) from its step 2 on, the first still holds the lock when the second starts,
+    # however fast or loaded the machine; a SIGKILL ends it stopped.
+    first.send_signal(signal.SIGSTOP)
+    try:
+        code, output = finish(start(tmp_path, "w"))
+    finally:
+        first.send_signal(signal.SIGKILL)
+        first.wait(timeout=30)
     assert code != 0
     assert "already being written by pid" in output and f"pid {first.pid}" in output
     assert "fix: stop that process first" in output and "Traceback" not in output

@@ -11,7 +11,7 @@ import signal
 
 import pytest
 import test_remote_executor as rx
-from test_pool import _trainers, reference_weights, weights
+from test_pool import reference_weights, weights
 
 pytestmark = [pytest.mark.integration, pytest.mark.ssh]
 RELAUNCH = ["--rgt-retries", "2", "--rgt-retry-backoff", "1"]
@@ -44,10 +44,8 @@ def test_a_preempted_job_is_relaunched_by_the_same_call_and_ends_bit_identical(
     root = sshd_server.disk / "preempt-root"
     process = rx.snakemake_process(project, [*rx.remote_args(sshd_server, "ssh",
                                                              "preempt-root"), *RELAUNCH])
-    rx.wait_for(lambda: rx.heartbeat_step(sshd_server, "preempt-root", run_id) >= 20,
-                "remote training", process)
-    [trainer] = _trainers(root, run_id)
-    os.kill(trainer, signal.SIGSTOP)  # held, so it cannot finish before the signal lands
+    # Held (SIGSTOP) as soon as it is seen at step 20, so it cannot finish before the signal lands.
+    trainer = rx.held_trainer(sshd_server, "preempt-root", run_id, 20, process)
     assert rx.heartbeat_step(sshd_server, "preempt-root", run_id) < 6 * 79
     os.kill(trainer, signal.SIGTERM)  # a spot reclaim's warning
     os.kill(trainer, signal.SIGCONT)

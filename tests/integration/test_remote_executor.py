@@ -61,6 +61,17 @@ def snakemake(project: Path, args: list[str], env: dict | None = None):
     return process.returncode, output
 
 
+def until_line(process, words: str) -> str:
+    """What ``process`` prints up to and including its first line with ``words`` (all of it,
+    should it end first)."""
+    output = ""
+    for line in process.stdout:
+        output += line
+        if words in line:
+            break
+    return output
+
+
 def launches(host, root: str, run_id: str) -> int:
     return int((host.disk / root / "jobs" / run_id / "launches").read_text())
 
@@ -84,6 +95,28 @@ def heartbeat_step(host, root: str, run_id: str) -> int:
         return json.loads(beat.read_text())["step"]
     except (OSError, ValueError):
         return -1
+
+
+def held_trainer(host, root: str, run_id: str, step: int, process) -> int:
+    """Wait until the remote job's heartbeat reaches ``step``, SIGSTOP its ``rgt train`` at
+    once and return its pid. Held, it can finish neither before the test's next step nor before
+    a later Snakemake call has met it, however fast or loaded the machine; SIGKILL still ends
+    it, SIGCONT lets it go on."""
+    from test_pool import _trainers  # here, not at the top: test_pool imports this module
+
+    held = []
+
+    def hold() -> bool:
+        if heartbeat_step(host, root, run_id) < step:
+            return False
+        held.extend(_trainers(host.disk / root, run_id))
+        for pid in held:
+            os.kill(pid, signal.SIGSTOP)
+        return bool(held)
+
+    wait_for(hold, "remote training", process)
+    [trainer] = held
+    return trainer
 
 
 def run_ids(project: Path) -> list[str]:
@@ -141,15 +174,19 @@ def test_killed_controller_reattaches_instead_of_relaunching(host, tmp_path, slo
     [run_id] = run_ids(project)
     args = remote_args(host, "ssh", "reattach-root")
     process = snakemake_process(project, args)
-    wait_for(lambda: heartbeat_step(host, "reattach-root", run_id) >= 20, "remote training",
-             process)
-    os.killpg(process.pid, signal.SIGKILL)  # the laptop dies: no cleanup at all
-    process.communicate(timeout=60)
-    assert heartbeat_step(host, "reattach-root", run_id) < 6 * 79  # still training remotely
-    # A SIGKILLed controller leaves Snakemake's directory lock: the user unlocks, then reruns.
-    assert snakemake(project, [*args, "--unlock"])[0] == 0
-    code, output = snakemake(project, args)
-    assert code == 0, output[-4000:]
+    trainer = held_trainer(host, "reattach-root", run_id, 20, process)
+    try:
+        os.killpg(process.pid, signal.SIGKILL)  # the laptop dies: no cleanup at all
+        process.communicate(timeout=60)
+        assert heartbeat_step(host, "reattach-root", run_id) < 6 * 79  # still training remotely
+        # A SIGKILLed controller leaves Snakemake's directory lock: the user unlocks, then reruns.
+        assert snakemake(project, [*args, "--unlock"])[0] == 0
+        rerun = snakemake_process(project, args)
+        output = until_line(rerun, "reattached, not relaunched")
+    finally:
+        os.kill(trainer, signal.SIGCONT)  # the rerun has met it (or the test failed)
+    output += rerun.communicate(timeout=TIMEOUT)[0]
+    assert rerun.returncode == 0, output[-4000:]
     assert "reattached, not relaunched" in output
     assert launches(host, "reattach-root", run_id) == 1
 
@@ -160,8 +197,7 @@ def test_remote_sigkill_is_relaunched_by_the_same_call_and_resumes_bit_identical
     [run_id] = run_ids(project)
     args = [*remote_args(host, "ssh", "kill-root"), "--rgt-retry-backoff", "1"]
     process = snakemake_process(project, args)
-    wait_for(lambda: heartbeat_step(host, "kill-root", run_id) >= 30, "remote training",
-             process)
+    held_trainer(host, "kill-root", run_id, 30, process)  # held: it cannot end before the kill
     pid = int((host.disk / "kill-root" / "jobs" / run_id / "pid").read_text())
     os.killpg(pid, signal.SIGKILL)  # the job's whole process group, as an OOM kill or a reboot
     output, _ = process.communicate(timeout=TIMEOUT)
