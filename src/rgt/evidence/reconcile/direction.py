@@ -82,7 +82,8 @@ def direction_words(before: str, after: str) -> set[str]:
     if DELTA_LABEL.search(before):
         return {"difference"}  # "Δloss -0.0007": the change itself, whatever words are near
     clause = re.split(r"[,;]|\.\s", before)[-1]
-    found = [(match.start(), name, match.group(0)) for name, words in DIRECTIONS.items()
+    found = [(match.start(), _of_an_error(clause, match, name), match.group(0))
+             for name, words in DIRECTIONS.items()
              for match in re.finditer(rf"\b(?:{words})\b", clause, re.IGNORECASE)
              if not AFTER_A_NUMBER.search(clause[:match.start()])]
     if found:
@@ -97,6 +98,20 @@ def direction_words(before: str, after: str) -> set[str]:
         return set()
     word = match.group("word")
     return {AFTER_WORDS[word.lower()], f"word:{word}", "difference"}
+
+
+# ``an error reduction of 2.9%``, ``reduces the error by``: less error is better, whatever
+# the metric stated (an F1 score)
+ERROR_BEFORE = re.compile(r"\berrors?\s+$", re.IGNORECASE)
+ERROR_AFTER = re.compile(r"\s+(?:(?:in|of)\s+)?(?:the\s+)?errors?\b", re.IGNORECASE)
+
+
+def _of_an_error(clause: str, match: re.Match, name: str) -> str:
+    """``better`` for a word saying an error went down, else ``name``."""
+    if name == "down" and (ERROR_BEFORE.search(clause[:match.start()])
+                           or ERROR_AFTER.match(clause, match.end())):
+        return "better"
+    return name
 
 
 def opposite_word(word: str, name: str) -> str:

@@ -66,12 +66,20 @@ def _link_name(match: re.Match) -> str:
 
 
 
+# a command a reader types (``python train.py --lr 0.02 …``): its flags name no metric or split
+COMMAND = re.compile(r"^\s*(?:\$\s*)?(?:python3?|bash|sh|torchrun|accelerate|deepspeed)\s|"
+                     r"\s--[A-Za-z]")
+
+
 def _code(match: re.Match, names: bool) -> str:
     """An inline code span: a command in prose (not read), but a number (with its unit) or a
     word on its own is one (`` `60.6` ``, `` `-64.08 s` ``, `` `enwik8` ``), and in a table a
-    name (`` `dqn_atari.py` ``, `` `ve/cifar10_ncsnpp/` ``)."""
+    name (`` `dqn_atari.py` ``, `` `ve/cifar10_ncsnpp/` ``) unless it is a command there too
+    (`` `python train.py --lr 0.02` ``)."""
     content = match.group(2)
     named = NAME_SPAN.fullmatch(content) and not FILE_SPAN.fullmatch(content)
+    if names and COMMAND.search(content):
+        return " "
     return content if names or BARE_NUMBER.fullmatch(content) or named else " "
 
 
