@@ -131,6 +131,7 @@ def with_notes(items: list[Paragraph | Table]) -> list[Paragraph | Table]:
 
 
 def _without_note_marks(items: list[Paragraph | Table]) -> list[Paragraph | Table]:
+    """The blocks, the marks of the document's numbered notes blanked after table numbers."""
     notes = {opening.group(1) for item in items if isinstance(item, Paragraph)
              and (opening := NUMBERED_NOTE.match(item.text))
              and not REFERENCE_WORDS.search(item.text)}

@@ -65,7 +65,6 @@ def _link_name(match: re.Match) -> str:
     return name
 
 
-
 # a command a reader types (``python train.py --lr 0.02 …``): its flags name no metric or split
 COMMAND = re.compile(r"^\s*(?:\$\s*)?(?:python3?|bash|sh|torchrun|accelerate|deepspeed)\s|"
                      r"\s--[A-Za-z]")

@@ -76,8 +76,8 @@ def ratio_reading(claim: dict, name: str, word: str) -> Reading:
 
 
 def relative_fits(statement: Statement, claim: dict, unit: str = "") -> bool:
-    """A relative change is stated as a ratio or a percentage (not in points), its sign
-    written or its column's ``unit``; an absolute one never as a ratio."""
+    """A relative change is stated as a ratio or a percentage (not in points: its ``%``
+    written, or its column's ``unit``); an absolute one never as a ratio."""
     value = statement.part("value")
     if not claim.get("relative"):
         return "ratio" not in statement.form
