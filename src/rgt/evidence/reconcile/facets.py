@@ -251,7 +251,7 @@ def decide(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
     hits = [_level_hits(level, vocabulary) for level in site.levels]
     implied_here = _implied_in_clause(site, hits, width)
     labelled = _labelled(site.levels[0], hits[0]) if site.levels else None
-    if labelled:
+    if labelled or (labelled := _metric_after_number(site, hits, width)):
         found["metric"] = labelled
     for level, level_hits, implied in _in_order(site, hits):
         for facet in FACETS:
@@ -326,6 +326,23 @@ def _implied_in_clause(site: Site, hits: list[list[Hit]], width: int) -> Facet |
     if site.in_table or clause is None or clause.tier != "clause" or _after_vs(clause):
         return None
     return _pick(hits[0], "exp", clause, width, True)
+
+
+def _metric_after_number(site: Site, hits: list[list[Hit]], width: int) -> Facet | None:
+    """The metric a prose number is written in, as its unit (``37.6 AP and 40 FPS``): an
+    alias right after the number names its metric, though it only implies it and the
+    sentence names another outright; only implied, it binds weakly (no run is named)."""
+    clause = site.levels[0] if site.levels else None
+    if site.in_table or clause is None or clause.tier != "clause" or clause.anchor is None:
+        return None
+    end = clause.anchor + width
+    after = [hit for hit in hits[0] if "metric" in hit.facets and "variant" not in hit.facets
+             and hit.start >= end and not clause.text[end:hit.start].strip(" %")]
+    if not after:
+        return None
+    values = named_values(after, "metric")
+    outright = all("metric" not in hit.implied for hit in after)
+    return Facet(values, clause.strong and outright, clause.tier, values)
 
 
 def _in_order(site: Site, hits: list[list[Hit]]) -> list[tuple[Level, list[Hit], bool]]:

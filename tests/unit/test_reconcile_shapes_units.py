@@ -1,0 +1,57 @@
+"""Shapes of results the real corpus's forty-fourth held-out part showed (now in
+tests/data/reconcile_real/dev), read as a reader reads them: an instance-segmentation README
+whose overview writes its best model's numbers as `37.6 AP and 40 FPS with 608x input`, each
+number followed by its metric as by a unit, the AP an alias of the test-dev claims only and
+FPS a metric's name outright. The snippets follow that shape, with numbers of their own."""
+
+from __future__ import annotations
+
+import pytest
+
+from reconcile_helpers import alias_claim
+from reconcile_helpers import reconcile_text as run
+
+
+def _on(split: str, claim: dict) -> dict:
+    return {**claim, "split": split, "id": claim["id"].replace("/test", f"/{split}")}
+
+
+BEST = [_on("val2017", alias_claim("coco", "giam_608", "mask_ap", 36.8,
+                                   ["G-IAM", "input 608", "AP<sup>val</sup>"])),
+        _on("test-dev", alias_claim("coco", "giam_608", "mask_ap", 37.2,
+                                    ["G-IAM", "608x input", "AP"])),
+        _on("val2017", alias_claim("coco", "giam_608", "fps", 41.0,
+                                   ["SparseInst", "608x input", "FPS"])),
+        _on("test-dev", alias_claim("coco", "base_640", "mask_ap", 33.5,
+                                    ["SparseInst", "AP"]))]
+OVERVIEW = ("SparseInst achieves a good trade-off, *e.g.*, {ap} AP and 41 FPS with 608x "
+            "input.\n")
+
+
+@pytest.mark.parametrize("ap, found", [("37.2", set()), ("37.5", {"37.5"})],
+                         ids=["clean", "drifted"])
+def test_a_metric_written_after_its_number_is_the_number_s(tmp_path, ap, found):
+    # before, FPS (named outright later in the sentence) outranked AP (an alias that only
+    # implies its metric): 37.5 AP was held against the 41 FPS claim, and its fix read 41.0;
+    # then the clause's AP, an alias every run's test-dev AP carries, dropped the sentence's
+    # run for the base model's
+    report = run(tmp_path, BEST, OVERVIEW.format(ap=ap))
+    assert {item["found"] for item in report["drift"]} == found
+    assert {item["claim"] for item in report["drift"] + report["matched"]} == {
+        "coco/giam_608/mask_ap/test-dev"}
+    assert report["unmapped"] == []
+
+
+SPEED = ("SparseInst has extremely fast inference speed and achieves **41 FPS** and "
+         "**{ap} AP** on COCO (NVIDIA 2080Ti).\n")
+
+
+def test_a_metric_only_an_alias_implies_binds_weakly(tmp_path):
+    # the sentence names no run of its own (SparseInst is the base model's alias and the fast
+    # model's), so the AP after the number decides the metric but no run: the sentence's
+    # looser reading still finds the fast model's AP; bound firmly, as a metric named outright
+    # binds, it would be left unmapped
+    fast = [*BEST[:2], {**BEST[2], "aliases": [*BEST[2]["aliases"], "NVIDIA 2080Ti"]}, BEST[3]]
+    report = run(tmp_path, fast, SPEED.format(ap="37.2"))
+    assert report["drift"] == [] and report["unmapped"] == []
+    assert [item["claim"] for item in report["matched"]] == ["coco/giam_608/mask_ap/test-dev"]
