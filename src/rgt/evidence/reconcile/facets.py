@@ -90,7 +90,8 @@ def _pick(hits: list[Hit], facet: str, level: Level, width: int,
     nearest = relevant
     if level.anchor is not None:
         start, end = level.anchor, level.anchor + width
-        governing = _governing(relevant, level, hits, end) if facet == "metric" else None
+        governing = _governing(relevant, level, hits, end) if facet == "metric" else \
+            _set_against(relevant, level, hits, end) if facet == "variant" else None
         closest = min(_distance(hit, start, end) for hit in relevant)
         nearest = governing or [hit for hit in relevant
                                 if _distance(hit, start, end) == closest]
@@ -234,12 +235,28 @@ def _governing(relevant: list[Hit], level: Level, hits: list[Hit], end: int) -> 
     return [max(before, key=lambda hit: hit.end)] if before else []
 
 
-def _only_names_between(text: str, start: int, stop: int, hits: list[Hit]) -> bool:
+# Between a number and the run it is set against, in "a 99% win-rate vs LightGBM".
+AGAINST_GAP = re.compile(r"[\s%]*(?:vs\.?|versus|against)\s+", re.IGNORECASE)
+
+
+def _set_against(relevant: list[Hit], level: Level, hits: list[Hit], end: int) -> list[Hit]:
+    """In a sentence, the run a number is a pairwise figure against, named right after it
+    (``a 99% win-rate vs LightGBM and a 100% win-rate vs XGBoost``: XGBoost's 100%, not the
+    nearer LightGBM before it); only names between the number and the ``vs``."""
+    if level.tier != "sentence":
+        return []
+    after = sorted((hit for hit in relevant if hit.start >= end), key=lambda hit: hit.start)
+    return [after[0]] if after and _only_names_between(
+        level.text, end, after[0].start, hits, AGAINST_GAP) else []
+
+
+def _only_names_between(text: str, start: int, stop: int, hits: list[Hit],
+                        gap_form: re.Pattern = POSTFIX_GAP) -> bool:
     gap = list(text[start:stop])
     for hit in hits:
         for index in range(max(hit.start, start), min(hit.end, stop)):
             gap[index - start] = " "
-    return POSTFIX_GAP.fullmatch("".join(gap)) is not None
+    return gap_form.fullmatch("".join(gap)) is not None
 
 
 def decide(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:

@@ -1,8 +1,10 @@
 """Shapes of results the real corpus's forty-fourth held-out part showed (now in
-tests/data/reconcile_real/dev), read as a reader reads them: an instance-segmentation README
-whose overview writes its best model's numbers as `37.6 AP and 40 FPS with 608x input`, each
-number followed by its metric as by a unit, the AP an alias of the test-dev claims only and
-FPS a metric's name outright. The snippets follow that shape, with numbers of their own."""
+tests/data/reconcile_real/dev), read as a reader reads them, each a name written after its
+number: an instance-segmentation README whose overview gives its best model's numbers as
+`37.6 AP and 40 FPS with 608x input`, each number followed by its metric as by a unit, the AP
+an alias of the test-dev claims only and FPS a metric's name outright; release notes giving
+pairwise win rates as `a 99% win-rate vs LightGBM and a 100% win-rate vs XGBoost`, each before
+the system it is against. The snippets follow those shapes, with numbers of their own."""
 
 from __future__ import annotations
 
@@ -55,3 +57,22 @@ def test_a_metric_only_an_alias_implies_binds_weakly(tmp_path):
     report = run(tmp_path, fast, SPEED.format(ap="37.2"))
     assert report["drift"] == [] and report["unmapped"] == []
     assert [item["claim"] for item in report["matched"]] == ["coco/giam_608/mask_ap/test-dev"]
+
+
+PAIRWISE = [alias_claim("amlb", f"ag-over-{system.lower()}", "win_rate", rate,
+                        ["AutoGluon 1.0", system, "win-rate"])
+            for system, rate in (("LightGBM", 98.0), ("XGBoost", 100.0))]
+WIN_RATES = ("AutoGluon 1.0 wins against traditional tabular models, including "
+             "**a 98% win-rate vs LightGBM and a {rate}% win-rate vs XGBoost**.\n")
+
+
+@pytest.mark.parametrize("rate, found", [("100", set()), ("96", {"96%"})],
+                         ids=["clean", "drifted"])
+def test_a_rate_is_against_the_system_named_after_its_vs(tmp_path, rate, found):
+    # before, the nearest system before the number (LightGBM, the first rate's) took the
+    # second: 96% was held against LightGBM's 98% and XGBoost's rate was never read
+    report = run(tmp_path, PAIRWISE, WIN_RATES.format(rate=rate))
+    assert {item["found"] for item in report["drift"]} == found
+    assert {item["claim"].split("/")[1] for item in report["drift"] + report["matched"]} == {
+        "ag-over-lightgbm", "ag-over-xgboost"}
+    assert report["unmapped"] == []
