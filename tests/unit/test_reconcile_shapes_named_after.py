@@ -4,7 +4,9 @@ number: an instance-segmentation README whose overview gives its best model's nu
 `37.6 AP and 40 FPS with 608x input`, each number followed by its metric as by a unit, the AP
 an alias of the test-dev claims only and FPS a metric's name outright; release notes giving
 pairwise win rates as `a 99% win-rate vs LightGBM and a 100% win-rate vs XGBoost`, each before
-the system it is against. The snippets follow those shapes, with numbers of their own."""
+the system it is against, and an older version's own figure as `(AutoGluon 0.8 previously took
+first place 48% of the time)`, the word that would call a number superseded right after the
+run it is about. The snippets follow those shapes, with numbers of their own."""
 
 from __future__ import annotations
 
@@ -76,3 +78,21 @@ def test_a_rate_is_against_the_system_named_after_its_vs(tmp_path, rate, found):
     assert {item["claim"].split("/")[1] for item in report["drift"] + report["matched"]} == {
         "ag-over-lightgbm", "ag-over-xgboost"}
     assert report["unmapped"] == []
+
+
+CHAMPIONS = [alias_claim("amlb", version, "champion", share, [name, "first place"])
+             for version, name, share in (("ag-1.0", "AutoGluon 1.0", 63.0),
+                                          ("ag-0.8", "AutoGluon 0.8", 48.0))]
+FIRST_PLACES = ("**AutoGluon 1.0 achieves first place in 63% of tasks**, with lightautoml second "
+                "at 12% (AutoGluon 0.8 previously took first place {share}% of the time).\n")
+
+
+@pytest.mark.parametrize("share, found", [("48", set()), ("49", {"49%"})],
+                         ids=["clean", "drifted"])
+def test_previously_right_after_a_run_s_name_is_that_run_s_figure(tmp_path, share, found):
+    # before, `previously` called the 48% superseded, whatever it followed: AutoGluon 0.8's
+    # share was never read; `(previously, it was 94.9)` still is superseded
+    report = run(tmp_path, CHAMPIONS, FIRST_PLACES.format(share=share))
+    assert {item["found"] for item in report["drift"]} == found
+    assert {item["claim"].split("/")[1] for item in report["drift"] + report["matched"]} == {
+        "ag-1.0", "ag-0.8"}
