@@ -324,7 +324,7 @@ def unnamed_row(statement: Statement, facets: dict[str, Facet],
 
 
 def with_pinned(facets: dict[str, Facet], pinned: dict[str, Facet],
-                chosen: list[dict]) -> dict[str, Facet]:
+                chosen: list[dict], row_metrics: frozenset[str] = frozenset()) -> dict[str, Facet]:
     """The facets a table cell's aliases pin down, under those the text around names; but the
     experiment and metric they pin beat ones only the caption or headings name (``ImageNet``
     above a row ``ResNet-101 + CutMix``, an experiment of its own; ``accuracies`` above a
@@ -332,14 +332,42 @@ def with_pinned(facets: dict[str, Facet], pinned: dict[str, Facet],
     (a column ``3D-Speaker`` under a caption that lists ``VoxCeleb, CNCeleb and 3D-Speaker``).
     Another metric named there still wins: it says what the table's numbers are (``Fooling
     rates``) — in the caption, not in a heading (``Fine-tuning Pre-trained MAE``: a method's
-    name that reads as a metric)."""
+    name that reads as a metric). A column's metric the evidence does not hold yields to the
+    one the row's aliases pin when that one refines it or the row names it outright
+    (``row_metrics``): a classification report's ``Macro average`` and ``Accuracy`` rows
+    under ``F1-score``, a macro F1 and an accuracy."""
     def yields(name: str, facet: Facet) -> bool:
         ours = not any(value.startswith("@") for value in facet.values)
+        if name == "metric" and not ours and "metric" in pinned and (
+                _refined_by(facet, chosen) or pinned["metric"].values <= row_metrics):
+            return True
         return name in ("exp", "metric") and not facet.strong and (
             ours or facet.tier == "scope") and (name in pinned or bool(chosen) and not any(
                 claim.get(SHARED[name]) in facet.values for claim in chosen))
     return {**pinned, **{name: facet for name, facet in facets.items()
                          if not yields(name, facet)}}
+
+
+def _metrics_named_by_row(site: Site, vocabulary: Vocabulary) -> frozenset[str]:
+    """The metric a table cell's row is labelled with outright and nothing else
+    (``Accuracy``); none for a row that also names a run, or only implies a metric."""
+    row = site.level("row")
+    label = row.text.strip() if row is not None else ""
+    hits = vocabulary.find(label)
+    if len(hits) != 1 or hits[0].end - hits[0].start != len(label) \
+            or "metric" not in hits[0].facets or "metric" in hits[0].implied:
+        return frozenset()
+    return frozenset(hits[0].facets["metric"])
+
+
+def _refined_by(facet: Facet, chosen: list[dict]) -> bool:
+    """Whether every chosen claim's metric is a kind of the facet's one metric, which the
+    evidence does not hold: ``macro_f1`` of ``F1-score`` (its first word, then more)."""
+    words = [re.findall(r"[a-z0-9]+", value.lower()) for value in facet.values]
+    if len(words) != 1 or not words[0] or not chosen:
+        return False
+    return all(words[0][0] in (own := re.findall(r"[a-z0-9]+", claim["metric"].lower()))
+               and len(own) > 1 for claim in chosen)
 
 
 def attribute(site: Site, claims: list[dict],
@@ -363,7 +391,8 @@ def attribute(site: Site, claims: list[dict],
             pinned = baseline_row(site, pinned, claims, vocabulary)
         named = _as_named(pinned, claims, facets)
         facets = with_pinned(facets, pinned_facets(named, claims),
-                             [claim for claim in claims if claim["id"] in named])
+                             [claim for claim in claims if claim["id"] in named],
+                             _metrics_named_by_row(site, vocabulary))
         claims = [claim for claim in claims if claim["id"] in pinned]
     statement = retype(site, facets, measured)
     if statement is not None and (counts_named_runs(statement, vocabulary)
