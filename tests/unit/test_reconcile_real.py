@@ -33,9 +33,9 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (1942, 1942, 2210)
+    assert (score["found"], score["found_exact"], score["planted"]) == (1951, 1951, 2210)
     assert (score["known_found"], score["known"]) == (52, 100)
-    assert _kinds(score) == {"drifted": {"drift": 56, "unmapped": 29},
+    assert _kinds(score) == {"drifted": {"drift": 54, "unmapped": 29},
                              "clean": {"drift": 53, "unmapped": 15}}
 
 
