@@ -348,6 +348,19 @@ def with_pinned(facets: dict[str, Facet], pinned: dict[str, Facet],
                          if not yields(name, facet)}}
 
 
+def _metric_by_percent(site: Site, facets: dict[str, Facet],
+                       pinned: list[dict]) -> dict[str, Facet]:
+    """A cell whose aliases pin one run's two claims, one in percent and one not (``0.6808
+    (96.2%)``: an accuracy and its percentage of the baseline's): a number written with
+    ``%`` is the percent one's, one without it the other's."""
+    percent = site.statement.parts[0].number.percent or site.unit == "%"
+    metrics = {claim["metric"] for claim in pinned
+               if (claim.get("unit") == "%") == percent}
+    if len(metrics) != 1 or len(pinned) != 2 or pinned[0]["metric"] == pinned[1]["metric"]:
+        return facets
+    return {**facets, "metric": Facet(frozenset(metrics), True, "alias", frozenset(metrics))}
+
+
 def _metrics_named_by_row(site: Site, vocabulary: Vocabulary) -> frozenset[str]:
     """The metric a table cell's row is labelled with outright and nothing else
     (``Accuracy``); none for a row that also names a run, or only implies a metric."""
@@ -394,6 +407,8 @@ def attribute(site: Site, claims: list[dict],
                              [claim for claim in claims if claim["id"] in named],
                              _metrics_named_by_row(site, vocabulary))
         claims = [claim for claim in claims if claim["id"] in pinned]
+        if "metric" not in facets:
+            facets = _metric_by_percent(site, facets, claims)
     statement = retype(site, facets, measured)
     if statement is not None and (counts_named_runs(statement, vocabulary)
                                   or anothers_number(site, facets)):

@@ -325,12 +325,14 @@ class MarkdownReader:
             "|" in following or "--" in following)
 
     def _caption(self) -> str:
-        """The paragraph just above the table, or the line just below, if it reads ``Table…``;
-        in a ``{table}`` directive, its argument."""
+        """The paragraph just above the table, or the line just below, if it reads ``Table…``
+        (not a heading: ``### Table 3 …`` opens the next table's section); in a ``{table}``
+        directive, its argument."""
         if self.directive_caption:
             return self.directive_caption
         before = self._just_above(self.table_line)
-        after = next((inline(line) for line in self.lines[self.index:] if line.strip()), "")
+        below = next((line for line in self.lines[self.index:] if line.strip()), "")
+        after = "" if HEADING.match(below) else inline(below)
         if _captions(before) or self._titles(before) or self._touches(self.table_line):
             return before
         return after if CAPTION.match(after) else ""

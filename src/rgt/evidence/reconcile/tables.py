@@ -181,9 +181,10 @@ def _is_group(row: list[Cell], labels: set[int]) -> bool:
 
 
 # a percent sign that follows no number (``Acc. (%)``, not ``(50% data)``), ``(M)``, ``_pct``
-# (after a snake_case name: ``params_m``, not ``MNLI_m``, MNLI's matched set)
+# (after a snake_case name: ``params_m``, not ``MNLI_m``, MNLI's matched set, nor a
+# quantization scheme's letter, ``q3_k_m``)
 UNIT = re.compile(r"(?<![\d.])(?<!\d\s)(%)|\((?:in\s+)?([KMB])\)|\[([KMB])\]"
-                  r"|(?<=[a-z\d])_(?:(pct|percent)|([mkb]))$")
+                  r"|(?<=[a-z\d]{2})_(?:(pct|percent)|([mkb]))$")
 UNITS = {"pct": "%", "percent": "%", "m": "M", "k": "K", "b": "B"}
 
 
