@@ -3,8 +3,11 @@ tests/data/reconcile_real/dev), read as a reader reads them: a quantization libr
 pages whose cells give an average accuracy and its percentage of the BF16 model's, `0.6808
 (96.2%)` or `0.6239(99.11%)`, one run's two claims in one cell; rows named by a scheme whose
 name ends in a letter, `q3_k_m`; and tables each under its own `### Table N …` heading, the
-heading below one table opening the next one's section. The snippets follow those shapes,
-with numbers of their own."""
+heading below one table opening the next one's section; a course report's `outperforms the
+baseline BART model by 1.71(3.89\\%), 0.46(2.18\\%), and 0.67(1.64\\%) in ROUGE-1, ROUGE-2, and
+ROUGE-L scores respectively`, each difference with its relative change in parentheses, the
+first pair its source's own slip. The snippets follow those shapes, with numbers of their
+own."""
 
 from __future__ import annotations
 
@@ -61,3 +64,32 @@ def test_a_heading_below_a_table_is_the_next_table_s_not_its_caption(tmp_path):
     tables = [block for block in document_blocks(path) if isinstance(block, Table)]
     assert [table.caption for table in tables] == [
         "", "Table 4: the same at 3 bits, below its table."]
+
+
+def _gain(metric: str, difference: float, relative: float) -> list[dict]:
+    """Ours over BART on one ROUGE score: the difference, and the relative change."""
+    names = ["our model", "baseline BART model", metric.replace("rouge_", "ROUGE-").upper()]
+    pair = {"candidate": "ours", "baseline": "bart"}
+    return [{**alias_claim("cnndm", "ours-vs-bart", metric, difference, names, **pair,
+                           difference=difference), "unit": None},
+            alias_claim("cnndm", "ours-vs-bart-relative", metric, relative, names, **pair,
+                        difference=relative, relative=True)]
+
+
+GAINS = [*_gain("rouge_1", 0.71, 1.61), *_gain("rouge_2", 0.46, 2.18),
+         *_gain("rouge_l", 0.67, 1.64)]
+RESPECTIVELY = ("In the automatic evaluation, our model outperforms the baseline BART model by "
+                "{first}, 0.46(2.18\\%), and 0.67(1.64\\%) in ROUGE-1, ROUGE-2, and ROUGE-L "
+                "scores respectively.\n")
+
+
+@pytest.mark.parametrize("first, found", [("0.71(1.61\\%)", set()),
+                                          ("1.71(3.89\\%)", {"1.71", "3.89%"})],
+                         ids=["clean", "the-source-s-slip"])
+def test_differences_each_with_its_relative_change_respectively(tmp_path, first, found):
+    # before, the numbers after the first were no differences (only it follows `by`), and a
+    # wrong one, near neither the difference nor the relative change, was left unmapped: the
+    # `%` says which of the two it states
+    report = run(tmp_path, GAINS, RESPECTIVELY.format(first=first), "report.tex")
+    assert {item["found"] for item in report["drift"]} == found
+    assert len(report["drift"] + report["matched"]) == 6 and report["unmapped"] == []

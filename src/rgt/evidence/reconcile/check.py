@@ -219,8 +219,8 @@ def judge_value(statement: Statement, attribution: Attribution, unit: str,
                 return [_value_outcome("matched", part, statement, claim, unit, oriented)] + \
                     satellites(statement, claim, scale, unit, dispersion,
                                _orientation(statement, claim, oriented))
-    claim = attribution.claims[0] if len(attribution.claims) == 1 else closest_experiment(
-        part, statement, attribution.claims, unit)
+    left = _absolute_or_relative(part, attribution.claims)
+    claim = left[0] if len(left) == 1 else closest_experiment(part, statement, left, unit)
     if claim is not None and not attribution.strong and _far(part, statement, claim, unit):
         return []  # weakly named, and far from the claim: another quantity (a baseline's 53%)
     if claim is not None:
@@ -228,6 +228,17 @@ def judge_value(statement: Statement, attribution: Attribution, unit: str,
             statement, claim, None, unit, dispersion, _orientation(statement, claim, oriented))
     return ([Outcome("unmapped", "value", None, part.number.text, part.number.start)]
             if _near_one(part, statement, attribution.claims, unit) else [])
+
+
+def _absolute_or_relative(part: Part, claims: list[dict]) -> list[dict]:
+    """Of a comparison stated both as a difference and as a relative change, the one the
+    number is written as: with ``%``, the relative change (``1.71(3.89\\%)`` of a ROUGE
+    difference); without, the difference."""
+    if not (any(claim.get("relative") for claim in claims)
+            and any(is_comparison(claim) and not claim.get("relative") for claim in claims)):
+        return claims
+    return [claim for claim in claims
+            if bool(claim.get("relative")) == part.number.percent] or claims
 
 
 NEAR = 0.10  # a misstated claim is near it (a stale run, a typo); further is another number

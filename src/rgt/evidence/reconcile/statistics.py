@@ -84,6 +84,12 @@ FILLER = re.compile(
 )
 TRAILING_FILLER = re.compile(FILLER.pattern + "$", re.IGNORECASE)
 BY = re.compile(r"\bby\s*$", re.IGNORECASE)
+# a list of changes after one ``by``, each maybe with its relative change in parentheses:
+# ``by 1.71(3.89\\%), 0.46(2.18\\%), and 0.67(…)``; the parenthesis after one of them too
+_CHANGE = r"[-+\u2212]?\d[\d.,]*\s?%?"
+BY_LIST = re.compile(rf"\bby\s+(?:{_CHANGE}\s*(?:\(\s*{_CHANGE}\s*\)\s*)?,\s*(?:and\s+)?)+$"
+                     rf"|\bby\s+(?:{_CHANGE}\s*(?:\(\s*{_CHANGE}\s*\)\s*)?,\s*(?:and\s+)?)*"
+                     rf"{_CHANGE}\s*\(\s*$", re.IGNORECASE)
 DIFFERENCE_NOUN = re.compile(
     r"(?:\b(?:difference|diff|delta|gain|improvement|change|drop|effect|lift|decrease|"
     r"increase|reduction)|\u0394)\s*$", re.IGNORECASE)
@@ -258,7 +264,7 @@ def value_form(text: str, number: Number) -> frozenset[str]:
     leading = before[:TRAILING_FILLER.search(before).start()]
     form = {"signed"} if number.sign else set()
     if (number.sign == "+" or number.text.endswith("pp") or BY.search(leading)
-            or DIFFERENCE_NOUN.search(leading)):
+            or DIFFERENCE_NOUN.search(leading) or BY_LIST.search(before)):
         form.add("difference")
     after = text[number.end:number.end + 30]
     return frozenset(form | direction_words(before, after) | _from_to(leading))
