@@ -473,7 +473,9 @@ def anothers_number(site: Site, facets: dict[str, Facet]) -> bool:
 
 
 def respectively(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
-    """``A and B reach x and y, respectively``: the k-th value goes with the k-th name."""
+    """``A and B reach x and y, respectively``: the k-th value goes with the k-th name (a
+    run's, a metric's or an experiment's: ``75.7% and 55.7% … on the "Emotions" and
+    "Questions" categories, respectively``)."""
     sentence = site.level("sentence")
     if sentence is None or "respectively" not in sentence.text.lower():
         return {}
@@ -483,7 +485,7 @@ def respectively(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
         return {}
     position = values.index(sentence.anchor)
     paired = {}
-    for facet in ("variant", "metric"):
+    for facet in ("variant", "metric", "exp"):
         named = _distinct([hit for hit in vocabulary.find(sentence.text) if facet in hit.facets],
                           facet)
         if len(named) == len(values):
