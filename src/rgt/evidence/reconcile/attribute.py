@@ -21,7 +21,7 @@ from rgt.evidence.reconcile.aliases import (
     pinned_facets,
     plainly_named,
 )
-from rgt.evidence.reconcile.exclusions import excluded
+from rgt.evidence.reconcile.exclusions import CITATION, excluded
 from rgt.evidence.reconcile.facets import (
     Facet,
     anothers_number,
@@ -249,10 +249,15 @@ def _measured(site: Site, facets: dict[str, Facet], tiers: tuple[str, ...],
 
 def _credits_ours(site: Site, vocabulary: Vocabulary) -> bool:
     """Whether a table cell's row label is one of the evidence's own names with a citation
-    (the name's origin) beside it."""
+    (the name's origin) beside it; not a label that holds an unknown name too
+    (``WavTokenizer (Speech)[7]``: another system's, ``Speech`` only its variant)."""
     row = site.level("row")
     return site.in_table and row is not None and \
-        level_claims(row.text, vocabulary, "own") is not None
+        level_claims(row.text, vocabulary, "own") is not None and \
+        not UNKNOWN_WORD.search(CITATION.sub(" ", vocabulary.blanked(row.text)))
+
+
+UNKNOWN_WORD = re.compile(r"[A-Za-z]{3,}")  # a word no name of the evidence's holds
 
 
 def _column_pins(site: Site, pinned: frozenset[str] | None, vocabulary: Vocabulary) -> bool:
