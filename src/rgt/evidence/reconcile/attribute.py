@@ -247,6 +247,9 @@ def _measured(site: Site, facets: dict[str, Facet], tiers: tuple[str, ...],
         value.startswith("@") for value in metric.values) or bool(pinned_metrics & metric.values))
 
 
+UNKNOWN_WORD = re.compile(r"[A-Za-z]{3,}")  # a word no name of the evidence's holds
+
+
 def _credits_ours(site: Site, vocabulary: Vocabulary) -> bool:
     """Whether a table cell's row label is one of the evidence's own names with a citation
     (the name's origin) beside it; not a label that holds an unknown name too
@@ -255,9 +258,6 @@ def _credits_ours(site: Site, vocabulary: Vocabulary) -> bool:
     return site.in_table and row is not None and \
         level_claims(row.text, vocabulary, "own") is not None and \
         not UNKNOWN_WORD.search(CITATION.sub(" ", vocabulary.blanked(row.text)))
-
-
-UNKNOWN_WORD = re.compile(r"[A-Za-z]{3,}")  # a word no name of the evidence's holds
 
 
 def _column_pins(site: Site, pinned: frozenset[str] | None, vocabulary: Vocabulary) -> bool:

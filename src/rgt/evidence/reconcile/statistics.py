@@ -85,11 +85,10 @@ FILLER = re.compile(
 TRAILING_FILLER = re.compile(FILLER.pattern + "$", re.IGNORECASE)
 BY = re.compile(r"\bby\s*$", re.IGNORECASE)
 # a list of changes after one ``by``, each maybe with its relative change in parentheses:
-# ``by 1.71(3.89\\%), 0.46(2.18\\%), and 0.67(…)``; the parenthesis after one of them too
+# ``by 1.71(3.89\%), 0.46(2.18\%), and 0.67(…)``; the parenthesis after one of them too
 _CHANGE = r"[-+\u2212]?\d[\d.,]*\s?%?"
-BY_LIST = re.compile(rf"\bby\s+(?:{_CHANGE}\s*(?:\(\s*{_CHANGE}\s*\)\s*)?,\s*(?:and\s+)?)+$"
-                     rf"|\bby\s+(?:{_CHANGE}\s*(?:\(\s*{_CHANGE}\s*\)\s*)?,\s*(?:and\s+)?)*"
-                     rf"{_CHANGE}\s*\(\s*$", re.IGNORECASE)
+_LISTED = rf"(?:{_CHANGE}\s*(?:\(\s*{_CHANGE}\s*\)\s*)?,\s*(?:and\s+)?)"
+BY_LIST = re.compile(rf"\bby\s+{_LISTED}+$|\bby\s+{_LISTED}*{_CHANGE}\s*\(\s*$", re.IGNORECASE)
 DIFFERENCE_NOUN = re.compile(
     r"(?:\b(?:difference|diff|delta|gain|improvement|change|drop|effect|lift|decrease|"
     r"increase|reduction)|\u0394)\s*$", re.IGNORECASE)
