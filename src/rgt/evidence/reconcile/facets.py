@@ -267,8 +267,8 @@ def decide(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
     found: dict[str, Facet] = {}
     hits = [_level_hits(level, vocabulary) for level in site.levels]
     implied_here = _implied_in_clause(site, hits, width)
-    labelled = _labelled(site.levels[0], hits[0]) if site.levels else None
-    if labelled or (labelled := _metric_after_number(site, hits, width)):
+    labelled = _labelled(site.levels[0], hits[0], width) if site.levels else None
+    if labelled:
         found["metric"] = labelled
     for level, level_hits, implied in _in_order(site, hits):
         for facet in FACETS:
@@ -345,23 +345,6 @@ def _implied_in_clause(site: Site, hits: list[list[Hit]], width: int) -> Facet |
     return _pick(hits[0], "exp", clause, width, True)
 
 
-def _metric_after_number(site: Site, hits: list[list[Hit]], width: int) -> Facet | None:
-    """The metric a prose number is written in, as its unit (``37.6 AP and 40 FPS``): an
-    alias right after the number names its metric, though it only implies it and the
-    sentence names another outright; only implied, it binds weakly (no run is named)."""
-    clause = site.levels[0] if site.levels else None
-    if site.in_table or clause is None or clause.tier != "clause" or clause.anchor is None:
-        return None
-    end = clause.anchor + width
-    after = [hit for hit in hits[0] if "metric" in hit.facets and "variant" not in hit.facets
-             and hit.start >= end and not clause.text[end:hit.start].strip(" %")]
-    if not after:
-        return None
-    values = named_values(after, "metric")
-    outright = all("metric" not in hit.implied for hit in after)
-    return Facet(values, clause.strong and outright, clause.tier, values)
-
-
 def _in_order(site: Site, hits: list[list[Hit]]) -> list[tuple[Level, list[Hit], bool]]:
     """The levels to read, each for what it names outright, then for what its aliases only
     imply; but a table cell's own words first for both (``88.2 Middle``, a part's number
@@ -385,18 +368,27 @@ def _ours_implied(hits: list[Hit], level: Level, width: int, picked: Facet) -> F
 LABEL_GAP = re.compile(r"[\s:=]{0,3}")
 
 
-def _labelled(level: Level, hits: list[Hit]) -> Facet | None:
+def _labelled(level: Level, hits: list[Hit], width: int) -> Facet | None:
     """In prose, the metric whose name labels the number right before it, as a log line or a
     list does (``Acc@1 83.664 Acc@5 96.530``, ``loss: 0.731``): it decides, whether the name
-    says the metric outright or an alias only implies it."""
+    says the metric outright or an alias only implies it. Else the metric written right
+    after the number, as its unit (``37.6 AP and 40 FPS``): it decides too, though the
+    sentence names another outright, but binds weakly when only implied (no run named)."""
     if level.tier != "clause" or level.anchor is None:
         return None
     before = [hit for hit in hits if "metric" in hit.facets and hit.end <= level.anchor
               and LABEL_GAP.fullmatch(level.text[hit.end:level.anchor])]
-    if not before:
+    if before:
+        values = frozenset(before[-1].facets["metric"])
+        return Facet(values, level.strong, level.tier, values)
+    end = level.anchor + width
+    after = [hit for hit in hits if "metric" in hit.facets and "variant" not in hit.facets
+             and hit.start >= end and not level.text[end:hit.start].strip(" %")]
+    if not after:
         return None
-    values = frozenset(before[-1].facets["metric"])
-    return Facet(values, level.strong, level.tier, values)
+    values = named_values(after, "metric")
+    outright = all("metric" not in hit.implied for hit in after)
+    return Facet(values, level.strong and outright, level.tier, values)
 
 
 def _a_heading_s_foreign_metric(facet: str, level: Level, picked: Facet) -> bool:
