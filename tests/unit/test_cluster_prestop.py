@@ -5,6 +5,7 @@ PID and host their status.json records, SIGTERMs a real `rgt train` so it checkp
 from __future__ import annotations
 
 import json
+import signal
 import socket
 import subprocess
 import sys
@@ -14,7 +15,9 @@ from pathlib import Path
 import pytest
 
 from conftest import rgt, rgt_process, write_config
+from rgt.cli import main as rgt_main
 from rgt.cluster.prestop import main, running_trainings, stop_trainings
+from rgt.train.run_status import RunStatus
 
 IGNORES_SIGTERM = ("import signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
                    "print('ready', flush=True); time.sleep(60)")
@@ -78,3 +81,23 @@ def test_a_real_training_checkpoints_and_exits_75(tmp_path, tiny_config):
     assert status["state"] == "preempted" and status["exit_code"] == 75
     newest = max((checkpoints / run_id).glob("step-*.json"))  # the preemption's own checkpoint
     assert json.loads(newest.read_text())["step"] == status["step"] > 0
+
+
+def test_a_run_reads_running_only_once_sigterm_checkpoints(tmp_path, tiny_config, monkeypatch):
+    # a pre-stop hook signals every run whose status reads running: published before the
+    # handler was in place, a SIGTERM in between killed the run with no checkpoint (-15)
+    tiny_config["experiments"]["tiny"].update(seeds=[0], variants={"plain": {}})
+    tiny_config["defaults"]["train"].update(epochs=1)
+    write_config(tmp_path, tiny_config)
+    (plan,) = json.loads(rgt(["plan", "--json"], tmp_path).stdout)
+    handlers, publish = [], RunStatus.set
+
+    def recording(self, state, *args, **kwargs):
+        if state == "running":
+            handlers.append(signal.getsignal(signal.SIGTERM))
+        return publish(self, state, *args, **kwargs)
+
+    monkeypatch.setattr(RunStatus, "set", recording)
+    monkeypatch.chdir(tmp_path)
+    assert rgt_main(["train", "--run-id", plan["run_id"]]) == 0
+    assert handlers and signal.SIG_DFL not in handlers

@@ -107,10 +107,11 @@ def _train(spec: RunSpec, trainer: Trainer, state_dir: Path, status: RunStatus,
     resumed = _resume(store, trainer, cadence, spec, logger)
     if not resumed and trainer.world.is_main and probes_enabled():
         _write_probes(trainer, state_dir, logger)
-    status.set("running", trainer.step)
     bar = TrainingProgress(spec.run_id, trainer.total_steps, trainer.step) if (
         trainer.world.is_main) else nullcontext()
     with preemption_flag() as flag, bar as progress, store:
+        # published only once SIGTERM checkpoints: a pre-stop hook signals what reads running
+        status.set("running", trainer.step)
         hooks = LoopHooks(trainer, store, cadence, status, progress, logger, background_saves())
         if not resumed:
             hooks.save()  # a resume point from the start, and the first measure of save cost
