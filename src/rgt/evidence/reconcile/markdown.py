@@ -24,7 +24,7 @@ from rgt.evidence.reconcile.mdinline import inline
 from rgt.evidence.reconcile.pipetable import (
     BOLD_LINE,
     all_bold,
-    cells,
+    header_cells,
     names_only,
     spanned,
     stacked_rows,
@@ -357,7 +357,8 @@ class MarkdownReader:
 
     def _table(self) -> None:
         self.table_line = self.index + 1
-        header = spanned(cells(self.lines[self.index], self.index + 1), self.lines[self.index])
+        header = spanned(header_cells(self.lines[self.index], self.index + 1, self._body()),
+                         self.lines[self.index])
         self.index += 2
         rows, settings = [], []
         while self.index < len(self.lines) and "|" in self.lines[self.index] \
@@ -377,6 +378,13 @@ class MarkdownReader:
             self.index += 1
         header = with_setting_rows(header, settings) if settings else header
         self.blocks.table(Table(header, rows, self._caption()))
+
+    def _body(self) -> list[str]:
+        """The lines of the pipe table whose header is the current line, below its rule."""
+        end = self.index + 2
+        while end < len(self.lines) and "|" in self.lines[end] and self.lines[end].strip():
+            end += 1
+        return self.lines[self.index + 2:end]
 
     def _html_table(self) -> None:
         start = self.index

@@ -13,10 +13,17 @@ from rgt.evidence.reconcile.mdinline import inline
 BOLD_LINE = re.compile(r"\s*(\*\*|__)[^*_]+\1\s*")
 
 
-def cells(line: str, number: int) -> list[Cell]:
-    """The cells of a pipe-table row (``\\|`` is a literal bar)."""
-    return [Cell(inline(_breaks(text.replace("\\|", "|")), names=True).strip(), number)
-            for text in _pieces(line)]
+def cells(line: str, number: int, wrapped: bool = False) -> list[Cell]:
+    """The cells of a pipe-table row (``\\|`` is a literal bar); ``wrapped``: its line breaks
+    only wrap a phrase (``Score on<br>SWE Bench<br>Lite``), read as spaces."""
+    return [Cell(inline(BREAK.sub(" ", text) if wrapped else _breaks(text), names=True).strip(),
+                 number) for text in (piece.replace("\\|", "|") for piece in _pieces(line))]
+
+
+def header_cells(line: str, number: int, body: list[str]) -> list[Cell]:
+    """A header row's cells: its line breaks wrap its names unless a ``body`` row stacks parts
+    too (``Teacher <br> Student`` over ``75.61 <br> 73.26``: the parts are read in turn)."""
+    return cells(line, number, wrapped=not any(BREAK.search(row) for row in body))
 
 
 BREAK = re.compile(r"\s*<br\s*/?>\s*", re.IGNORECASE)
