@@ -1,7 +1,10 @@
 """Shapes of results the real corpus's forty-seventh held-out part showed (now in
 tests/data/reconcile_real/dev), read as a reader reads them: aider's SWE Bench posts, whose
 tables wrap their column names over lines with `<br>` (`Score&nbsp;on<br>SWE&nbsp;Bench<br>Lite`)
-above cells that stack nothing. The snippets follow those shapes, with numbers of their own."""
+above cells that stack nothing; a touch-prediction paper's `margintable` (tufte-latex) whose
+rows of means are each followed by a row of their spreads in brackets, `&(7.36)&(7.82)`, the
+caption saying `standard deviations (brackets)`. The snippets follow those shapes, with
+numbers of their own."""
 
 from __future__ import annotations
 
@@ -40,3 +43,36 @@ def test_a_header_over_stacked_cells_keeps_its_parts(tmp_path):
     report = run(tmp_path, STACKED, text)
     assert {(item["claim"], item["found"]) for item in report["drift"]} == {
         ("cifar/student/accuracy/test", "73.29")}
+
+
+def _touch(variant: str, phone: str, metric: str, value: float, spread: float | None) -> dict:
+    names = {"error": ["Average test euclidean distances (mm)", "euclidean distances"],
+             "area": ["Ellipse areas", "elliptic envelope"]}[metric]
+    return alias_claim(phone.lower(), variant, metric, value, [variant, phone, *names],
+                       unit="", direction="lower", n=1, variance=spread and {
+                           "type": "std", "value": spread})
+
+
+TOUCH = [_touch("single", "S3", "error", 12.50, 7.36),
+         _touch("single", "S4", "error", 17.25, 9.94),
+         _touch("single", "S3", "area", 778.9, None), _touch("single", "S4", "area", 1588.0, None)]
+MARGIN = ("\\begin{{margintable}}\n\\begin{{tabularx}}{{1\\marginparwidth}}{{XXd{{2.2}}}}\n"
+          "\\toprule\n\\textbf{{Model}}&\\textbf{{Phone}}&\\textbf{{0ms}} \\\\\n\\midrule\n"
+          "\\multirow{{4}}{{*}}{{\\textsc{{single}}}} &\\multirow{{2}}{{*}}{{\\textbf{{S3}}}} "
+          "&12.50 \\\\\n&  &({s3}) \\\\\n\\cmidrule(r){{2-3}}\n"
+          "&\\multirow{{2}}{{*}}{{\\textbf{{S4}}}} &{s4} \\\\\n&  &(9.94) \\\\\n\\bottomrule\n"
+          "\\end{{tabularx}}%\n\\caption[Model results]{{\\small Average test euclidean "
+          "distances (mm) and standard deviations (brackets) for single models.}}\n"
+          "\\end{{margintable}}\n")
+
+
+@pytest.mark.parametrize("s3, s4, found", [
+    ("7.36", "17.25", set()), ("7.39", "17.25", {(7, "± 7.39")}),
+    ("7.36", "17.29", {(9, "17.29")})], ids=["clean", "spread", "value"])
+def test_a_margin_table_s_spreads_in_the_row_below(tmp_path, s3, s4, found):
+    # before, a tufte margintable was no float (its caption, naming the metric, unread: no
+    # cell was checked), and a row of bracketed numbers was a row of its own, not spreads
+    report = run(tmp_path, TOUCH, MARGIN.format(s3=s3, s4=s4), "paper.tex")
+    assert {(item["line"], item["found"]) for item in report["drift"]} == found
+    assert {item["claim"].split("/")[2] for item in report["drift"] + report["matched"]} == {
+        "error"}

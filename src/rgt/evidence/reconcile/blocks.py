@@ -30,10 +30,13 @@ class Paragraph:
 
 @dataclass(frozen=True)
 class Cell:
-    """One table cell: its text (plain) and the line it starts on."""
+    """One table cell: its text (plain), the line it starts on and, for a cell joined from
+    lines of its own (a spread written in the row below its value), where each later line
+    starts in the text: ``(offset, line)``."""
 
     text: str
     line: int
+    later: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass

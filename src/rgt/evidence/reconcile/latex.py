@@ -20,7 +20,10 @@ SKIPPED = {"equation", "equation*", "align", "align*", "gather", "gather*", "mul
            "multline*", "eqnarray", "eqnarray*", "verbatim", "lstlisting", "minted", "comment",
            "tikzpicture", "thebibliography", "algorithmic", "algorithm2e", "displaymath"}
 TABULAR = {"tabular", "tabular*", "tabularx", "longtable"}
-FLOATS = {"table", "table*", "figure", "figure*"}
+# the floats of LaTeX and of the packages papers use for side tables (tufte-latex's margin,
+# rotating's sideways, wrapfig's wrapped): each holds its tabular and its caption
+FLOATS = {"table", "table*", "figure", "figure*", "margintable", "marginfigure",
+          "sidewaystable", "sidewaystable*", "wraptable", "wrapfigure"}
 SUBFLOATS = ("subtable", "subfigure", "minipage")
 BEGIN = re.compile(r"\\begin\s*\{([^}]*)\}")
 CELL_SEPARATOR = re.compile(r"(?<!\\)&")

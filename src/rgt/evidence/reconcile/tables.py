@@ -438,12 +438,18 @@ def _small(match: re.Match, times: float = 10) -> bool:
         value.magnitude)
 
 
+# a caption saying the parentheses hold spreads: "standard deviations (brackets)"
+CAPTION_SPREADS = re.compile(r"\b(?:standard\s+(?:deviation|error)s?|std|sd)\s*(?:\(\s*|in\s+)"
+                             r"(?:brackets|parenthes[ie]s)\b", re.IGNORECASE)
+
+
 def parenthesized_spreads(table: Table) -> bool:
-    """Whether a table's ``value (number)`` cells hold spreads: three or more, and three in
-    four of them a number under a tenth of their value."""
+    """Whether a table's ``value (number)`` cells hold spreads: its caption says so, or three
+    or more, and three in four of them a number under a tenth of their value."""
     matches = [match for row in table.rows for cell in row
                if (match := VALUE_AND_PARENTHESIS.match(cell.text)) is not None]
-    return len(matches) >= 3 and 4 * sum(map(_small, matches)) >= 3 * len(matches)
+    return bool(matches) and bool(CAPTION_SPREADS.search(table.caption)) or (
+        len(matches) >= 3 and 4 * sum(map(_small, matches)) >= 3 * len(matches))
 
 
 # a header or caption saying its cells' parentheses hold another's number: "mAP@0.5
@@ -481,7 +487,7 @@ def _cell_sites(table: Table, cell: Cell, row: tuple[str, str], header: str,
     split = len(set(parts)) == len(parts)  # (each number its part of the cell)
     rows, corners = (row_in_turn(name, len(parts)) if split else [name] * len(parts)
                      for name in (label, corner))
-    return [Site(statement, ((0, cell.line),), where, (
+    return [Site(statement, ((0, cell.line), *cell.later), where, (
         Level("cell", f"{cell.text[start:end]} {name}".rstrip(), statement.anchor - start, True),
         Level("column", header, None, True),
         Level("row", rows[i], None, True),

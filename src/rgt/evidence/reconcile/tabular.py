@@ -181,4 +181,27 @@ def parse_tabular(lines: list[tuple[int, str]], plain: Callable[[str], str],
     width = max([len(row) for row in headers] + [0])
     header = [" ".join(row[j].text for row in headers if j < len(row)).strip()
               for j in range(width)]
-    return Table(header, [_expand(row, repeat=False) for row in rows[header_rows:]], caption)
+    body = [_expand(row, repeat=False) for row in rows[header_rows:]]
+    return Table(header, _spreads_joined(body), caption)
+
+
+BRACKETED = re.compile(r"\(\s*\d[\d.,]*\s*%?\s*\)")
+
+
+def _spreads_joined(rows: list[list[Cell]]) -> list[list[Cell]]:
+    """Rows whose filled cells are all a number in brackets (``& (7.36) & (7.82)``), each
+    under a number of the row above: that row's spreads, joined to its cells (``12.50
+    (7.36)``, the bracket read on its own line)."""
+    joined: list[list[Cell]] = []
+    for row in rows:
+        above = joined[-1] if joined else []
+        filled = [j for j, cell in enumerate(row) if cell.text.strip()]
+        if not filled or not all(BRACKETED.fullmatch(row[j].text.strip()) and j < len(above)
+                                 and DECIMAL.search(above[j].text) for j in filled):
+            joined.append(row)
+            continue
+        for j in filled:
+            cell, gap = above[j], len(above[j].text) + 1
+            above[j] = Cell(f"{cell.text} {row[j].text}", cell.line,
+                            (*cell.later, (gap, row[j].line)))
+    return joined
