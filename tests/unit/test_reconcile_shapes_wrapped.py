@@ -76,3 +76,28 @@ def test_a_margin_table_s_spreads_in_the_row_below(tmp_path, s3, s4, found):
     assert {(item["line"], item["found"]) for item in report["drift"]} == found
     assert {item["claim"].split("/")[2] for item in report["drift"] + report["matched"]} == {
         "error"}
+
+
+ATTEMPT_CLAIMS = [alias_claim("lite", variant, "resolved", value, [*names, "SWE Bench Lite",
+                                                                   "resolved solutions"])
+                  for variant, value, names in (
+                      ("attempt1_gpt4o", 61, ["Aider with GPT-4o", "Attempt 1"]),
+                      ("attempt2_opus", 10, ["Aider with Opus", "Attempt 2"]),
+                      ("attempt3_gpt4o", 3, ["Aider with GPT-4o", "Attempt 3"]),
+                      ("both", 74, ["Aider with GPT-4o & Opus", "Total"]))]
+BY_ATTEMPT = ("# SWE Bench Lite\n\n| Attempt | Agent | Number of<br>resolved<br>solutions |\n"
+              "|:--:|---|--:|\n| 1 | Aider with GPT-4o | 61 |\n| 2 | Aider with Opus | 10 |\n"
+              "| 3 | Aider with GPT-4o | {third} |\n| **Total** | | **{total}** |\n")
+
+
+@pytest.mark.parametrize("third, total, found", [
+    ("3", "74", set()), ("1", "74", {(7, "1")}), ("3", "72", {(8, "72")})],
+    ids=["clean", "attempt", "total"])
+def test_an_attempt_number_names_its_row_and_a_total_row_names_no_agent(tmp_path, third,
+                                                                         total, found):
+    # before, the attempt numbers named nothing (rows 1 and 3, one agent, were left alone),
+    # and a total row's empty agent cell was the agent's above, naming two variants at once
+    report = run(tmp_path, ATTEMPT_CLAIMS, BY_ATTEMPT.format(third=third, total=total))
+    assert {(item["line"], item["found"]) for item in report["drift"]} == found
+    assert {item["claim"].split("/")[1] for item in report["drift"] + report["matched"]} == {
+        "attempt1_gpt4o", "attempt2_opus", "attempt3_gpt4o", "both"}

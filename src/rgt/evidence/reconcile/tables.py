@@ -64,7 +64,7 @@ ACCELERATOR = re.compile(r"\(\s*(?:\d+\s*[x\u00d7]\s*)?(?:[AHVPTKL]\d{2,3}|RTX\s
                          r"TPU\s?v\d\w*)\s*\)")
 
 
-POINT_HEADER = re.compile(r"^\s*(?:seed|run|fold|trial)(?:\s*(?:id|#|no\.?))?\s*$", re.I)
+POINT_HEADER = re.compile(r"^\s*(?:seed|run|fold|trial|attempt)(?:\s*(?:id|#|no\.?))?\s*$", re.I)
 # a column of how much data each row had (``n``: ``10K``, ``1M``): a setting naming the rows
 SIZE_HEADER = re.compile(r"^\s*(?:n|#\s*(?:samples|examples)|(?:data(?:set)?|train(?:ing)?|"
                          r"sample)\s+size)\s*$", re.I)
@@ -164,7 +164,11 @@ def _label(table: Table, column: int, text: str) -> str:
         return header
     if CROSS.fullmatch(text) and header and _marks_only(table, column):
         return ""  # (in a column of ✓ and ✗: elsewhere ``×`` is a name, multiplication's)
-    return f"{header} {text}" if text and POINT_HEADER.match(header) else text
+    return f"{header} {text}" if text and POINT_HEADER.match(header) and not AGGREGATE.match(
+        text) else text
+
+
+AGGREGATE = re.compile(r"\s*(?:total|mean|average|avg\.?|overall|all|median)\s*$", re.I)
 
 
 def _marks_only(table: Table, column: int) -> bool:
@@ -245,21 +249,29 @@ def table_sites(table: Table, named: frozenset[int] = frozenset()) -> list[Site]
         if _is_group(row, labels):
             group, previous = row[0].text.strip(), {}
             continue
-        names = []
-        for j in sorted(labels):
-            text = row[j].text.strip() if j < len(row) else ""
-            text = "" if text in DITTO else text
-            # an empty name cell (or a ditto mark) is the one above's (a group of rows); an
-            # empty note right of the numbers is only empty
-            previous[j] = text or (previous.get(j, "") if j < first else "")
-            names.append(_label(table, j, previous[j]))
-        label = " ".join([group, *names]).strip()
+        label = " ".join([group, *_row_names(table, row, sorted(labels), first, previous)])
+        label = label.strip()
         for j, cell in enumerate(row):
             if j not in labels:
                 header = names_of[j] if j < len(names_of) else ""
                 sites += [replace(site, row=index) for site in
                           _cell_sites(table, cell, (label, corner), header, j, spreads)]
     return [replace(site, nameless=True) for site in sites] if nameless else sites
+
+
+def _row_names(table: Table, row: list[Cell], labels: list[int], first: int,
+               previous: dict[int, str]) -> list[str]:
+    """The names a row's label cells give it. An empty name cell (or a ditto mark) is the one
+    above's (a group of rows), but in a row of totals (``**Total**`` under ``Attempt``, the
+    agent's cell empty) and right of the numbers (an empty note) it is only empty."""
+    texts = [row[j].text.strip() if j < len(row) else "" for j in labels]
+    totals = any(AGGREGATE.match(text) for text in texts)
+    names = []
+    for j, text in zip(labels, texts, strict=True):
+        text = "" if text in DITTO else text
+        previous[j] = text or (previous.get(j, "") if j < first and not totals else "")
+        names.append(_label(table, j, previous[j]))
+    return names
 
 
 DECIMAL = re.compile(r"\d\.\d")
