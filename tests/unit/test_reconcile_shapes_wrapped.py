@@ -3,8 +3,9 @@ tests/data/reconcile_real/dev), read as a reader reads them: aider's SWE Bench p
 tables wrap their column names over lines with `<br>` (`Score&nbsp;on<br>SWE&nbsp;Bench<br>Lite`)
 above cells that stack nothing; a touch-prediction paper's `margintable` (tufte-latex) whose
 rows of means are each followed by a row of their spreads in brackets, `&(7.36)&(7.82)`, the
-caption saying `standard deviations (brackets)`. The snippets follow those shapes, with
-numbers of their own."""
+caption saying `standard deviations (brackets)`, and its discussion listing spreads under
+names and colons, `single models: … (SD = 2.67mm) ; general model: …`. The snippets follow
+those shapes, with numbers of their own."""
 
 from __future__ import annotations
 
@@ -101,3 +102,26 @@ def test_an_attempt_number_names_its_row_and_a_total_row_names_no_agent(tmp_path
     assert {(item["line"], item["found"]) for item in report["drift"]} == found
     assert {item["claim"].split("/")[1] for item in report["drift"] + report["matched"]} == {
         "attempt1_gpt4o", "attempt2_opus", "attempt3_gpt4o", "both"}
+
+
+SPREADS = [alias_claim(f"all_{time}", variant, "error", value, [variant, f"{variant} model",
+                                                                 time, "average errors"],
+                       unit="", direction="lower", n=1, variance={"type": "std", "value": sd})
+           for variant, time, value, sd in (("single", "0ms", 16.67, 2.47),
+                                            ("single", "66ms", 18.82, 2.67),
+                                            ("general", "0ms", 16.17, 1.88),
+                                            ("general", "66ms", 18.05, 2.07))]
+LISTED = ("Our average errors (single models: 16.67mm$_{{0ms}}$ (SD = 2.47mm) to "
+          "18.82mm$_{{66ms}}$ (SD = {sd}mm) ; general model: 16.17mm$_{{0ms}}$ (SD = 1.88mm) "
+          "to 18.05mm$_{{66ms}}$ (SD = 2.07mm)) will not allow content to be preloaded.\n")
+
+
+@pytest.mark.parametrize("sd, found", [("2.67", set()), ("2.61", {"± 2.61"})],
+                         ids=["clean", "drifted"])
+def test_a_spread_listed_under_a_name_and_colon_is_that_run_s(tmp_path, sd, found):
+    # before, the single models' last spread went to `general model`, the nearest name in
+    # the sentence although it opens the next part, after the semicolon
+    report = run(tmp_path, SPREADS, LISTED.format(sd=sd), "paper.tex")
+    assert {item["found"] for item in report["drift"]} == found
+    assert ("all_66ms/single/error/test", f"± {sd}") in {
+        (item["claim"], item["found"]) for item in report["drift"] + report["matched"]}

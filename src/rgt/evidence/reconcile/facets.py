@@ -90,8 +90,9 @@ def _pick(hits: list[Hit], facet: str, level: Level, width: int,
     nearest = relevant
     if level.anchor is not None:
         start, end = level.anchor, level.anchor + width
-        governing = _governing(relevant, level, hits, end) if facet == "metric" else \
-            _set_against(relevant, level, hits, end) if facet == "variant" else None
+        governing = _governing(relevant, level, hits, end) if facet == "metric" else (
+            _set_against(relevant, level, hits, end) or _listed_under(relevant, level)
+        ) if facet == "variant" else None
         closest = min(_distance(hit, start, end) for hit in relevant)
         nearest = governing or [hit for hit in relevant
                                 if _distance(hit, start, end) == closest]
@@ -248,6 +249,21 @@ def _set_against(relevant: list[Hit], level: Level, hits: list[Hit], end: int) -
     after = sorted((hit for hit in relevant if hit.start >= end), key=lambda hit: hit.start)
     return [after[0]] if after and _only_names_between(
         level.text, end, after[0].start, hits, AGAINST_GAP) else []
+
+
+def _listed_under(relevant: list[Hit], level: Level) -> list[Hit]:
+    """In a sentence listing numbers under names and colons, parted by semicolons
+    (``single models: 16.67mm (SD = 2.47mm) to 18.82mm ; general model: 16.17mm …``), the
+    run whose colon opens the number's part, not a nearer one opening the next part."""
+    if level.tier != "sentence" or level.anchor is None:
+        return []
+    part_start = level.text.rfind(";", 0, level.anchor) + 1
+    part_end = level.text.find(";", level.anchor) % (len(level.text) + 1)
+    opening = [hit for hit in relevant if part_start <= hit.start and hit.end <= level.anchor
+               and level.text[hit.end:hit.end + 2].lstrip().startswith(":")]
+    return [opening[-1]] if opening and any(
+        level.text[hit.end:].lstrip().startswith(":") for hit in relevant
+        if hit.start >= part_end) else []
 
 
 def _only_names_between(text: str, start: int, stop: int, hits: list[Hit],
