@@ -33,18 +33,18 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (2022, 2022, 2307)
+    assert (score["found"], score["found_exact"], score["planted"]) == (2033, 2033, 2307)
     assert (score["known_found"], score["known"]) == (61, 110)
-    assert _kinds(score) == {"drifted": {"drift": 67, "unmapped": 29},
-                             "clean": {"drift": 66, "unmapped": 15}}
+    assert _kinds(score) == {"drifted": {"drift": 61, "unmapped": 29},
+                             "clean": {"drift": 60, "unmapped": 15}}
 
 
 def test_the_held_out_part_scores_no_worse_than_when_it_was_scored():
     score = score_real("heldout")  # scored once, after the last rule change (its README)
-    assert score["found"] >= 22 and score["planted"] == 39
+    assert score["found"] >= 29 and score["planted"] == 43
     assert (score["known_found"], score["known"]) == (0, 0)  # its sources' own, both copies
-    assert _kinds(score) == {"drifted": {"drift": 6},  # as when scored
-                             "clean": {"drift": 7}}
+    assert _kinds(score) == {"drifted": {"drift": 3},  # as when scored
+                             "clean": {"drift": 2}}
 
 
 def test_the_readme_quotes_the_held_out_part_as_it_scores():
