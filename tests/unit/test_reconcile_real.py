@@ -33,10 +33,10 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (2033, 2033, 2307)
+    assert (score["found"], score["found_exact"], score["planted"]) == (2059, 2059, 2350)
     assert (score["known_found"], score["known"]) == (61, 110)
-    assert _kinds(score) == {"drifted": {"drift": 61, "unmapped": 29},
-                             "clean": {"drift": 60, "unmapped": 15}}
+    assert _kinds(score) == {"drifted": {"drift": 63, "unmapped": 29},
+                             "clean": {"drift": 62, "unmapped": 15}}
 
 
 def test_the_held_out_part_scores_no_worse_than_when_it_was_scored():
