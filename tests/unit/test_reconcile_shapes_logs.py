@@ -1,58 +1,48 @@
-"""Shapes of results the real corpus's twentieth held-out part showed (now in
-tests/data/reconcile_real/dev), read as a reader reads them: a fine-tuning table whose cells
-hold the accuracy, the training time, the accelerator and a link to the run's logs
-(``98.72%, 3.9h (A100), [tb.dev](…)``); a table of short schedules whose rows only their
-``total_steps / warmup_steps`` tell apart, beside a link column whose text is a site's name
-(``tensorboard.dev``). The snippets follow those shapes, with numbers of their own."""
+"""Shapes of results the real corpus's forty-eighth held-out part showed (now in
+tests/data/reconcile_real/dev), read as a reader reads them: a 3D detector's README whose
+shell block runs the program and shows what it printed, a `Perf Report:` of per-stage
+timings in milliseconds (`Voxelization: 1.35808 ms.`), with the evidence giving each timing's
+unit as `ms`. The snippets follow those shapes, with numbers of their own."""
 
 from __future__ import annotations
 
+import pytest
+
 from reconcile_helpers import alias_claim
-from reconcile_helpers import outcomes as found
 from reconcile_helpers import reconcile_text as run
 
-FINETUNE = [alias_claim(dataset, f"vitb_do{tag}", "accuracy", value,
-                        ["ViT-B_16", dataset, f"dropout=0.{tag[-1]}"])
-            for dataset, tag, value in (("cifar10", "00", 98.61), ("cifar10", "01", 98.83))]
-FINETUNE_TABLE = (
-    "| model | dataset | dropout=0.0 | dropout=0.1 |\n|:--|:--|:--|:--|\n"
-    "| ViT-B_16 | cifar10 | {first}%, 2.4h (A100), [tb.dev](https://logs.example/vitb/do_0.0)"
-    " | 98.83%, 7.1h (V100), [tb.dev](https://logs.example/vitb/do_0.1) |\n")
+STAGES = [alias_claim("demo_average", "centerpoint", metric, value,
+                      ["CUDA-CenterPoint", "Perf Report", name], unit="ms", direction="lower")
+          for metric, name, value in (("voxelization_time", "Voxelization", 1.36),
+                                      ("backbone_time", "3D Backbone", 25.53),
+                                      ("total_time", "Total", 42.24))]
+RUN = ("Run detection process on test data.\n```shell\n$ ./centerpoint ../data/test/ --verbose\n"
+       "GPU has cuda devices: 1\n\nPerf Report: \n    Voxelization: 1.36 ms.\n"
+       "    3D Backbone: {backbone} ms.\n    Total: 42.24 ms.\n```\n")
 
 
-def test_a_cell_of_a_result_its_training_time_accelerator_and_logs_link_is_read(tmp_path):
-    # before, the accelerator and the link's words made the cell a name: nothing was checked
-    clean = run(tmp_path, FINETUNE, FINETUNE_TABLE.format(first="98.61"))
-    assert clean["drift"] == [] and clean["unmapped"] == []
-    assert found(clean, "matched") == {("vitb_do00", 3, "98.61%"), ("vitb_do01", 3, "98.83%")}
-    drifted = run(tmp_path, FINETUNE, FINETUNE_TABLE.format(first="98.64"))
-    assert found(drifted) == {("vitb_do00", 3, "98.64%")}
+@pytest.mark.parametrize("backbone, found", [("25.53", set()), ("25.58", {"25.58"})],
+                         ids=["clean", "drifted"])
+def test_a_report_the_program_printed_among_its_commands(tmp_path, backbone, found):
+    # before, a code block was read only below a line presenting it as output, or when every
+    # line of it was logged; commands above the report left it unread
+    report = run(tmp_path, STAGES, RUN.format(backbone=backbone))
+    assert {item["found"] for item in report["drift"]} == found
+    assert len(report["drift"] + report["matched"]) == 3
 
 
-SCHEDULES = [alias_claim("cifar100", f"vitb_{steps}steps", "accuracy", value,
-                         ["ViT-B_16", "cifar100", f"{steps} / {steps // 10}", "accuracy"])
-             for steps, value in ((500, 88.95), (1000, 90.71))]
-SCHEDULE_TABLE = (
-    "| model | dataset | total_steps / warmup_steps | accuracy | wall-clock time | link |\n"
-    "| --- | --- | --- | --- | --- | --- |\n"
-    "| ViT-B_16 | cifar100 | 500 / 50 | 88.95% | 17m | [tensorboard.dev](https://l.example/a) |\n"
-    "| ViT-B_16 | cifar100 | 1000 / 100 | {long}% | 39m"
-    " | [tensorboard.dev](https://l.example/b) |\n")
+def test_a_claim_s_own_unit_is_the_unit_its_metric_is_measured_in(tmp_path):
+    # before, only a metric's id (`latency_ms`) or an alias (`Runtime (s)`) gave its unit: a
+    # number in ms was another unit than the claim's, and left unchecked
+    text = "The 3D Backbone of CUDA-CenterPoint takes 25.58 ms in the Perf Report.\n"
+    report = run(tmp_path, STAGES, text)
+    assert [(item["claim"], item["found"]) for item in report["drift"]] == [
+        ("demo_average/centerpoint/backbone_time/test", "25.58")]
 
 
-def test_rows_told_apart_by_their_steps_beside_a_link_to_a_site_are_named(tmp_path):
-    # before, ``500 / 50`` was a number, no name, and ``tensorboard.dev`` named the dev split
-    clean = run(tmp_path, SCHEDULES, SCHEDULE_TABLE.format(long="90.71"))
-    assert clean["drift"] == [] and clean["unmapped"] == []
-    assert found(clean, "matched") == {("vitb_500steps", 3, "88.95%"),
-                                       ("vitb_1000steps", 4, "90.71%")}
-    drifted = run(tmp_path, SCHEDULES, SCHEDULE_TABLE.format(long="90.77"))
-    assert found(drifted) == {("vitb_1000steps", 4, "90.77%")}
-
-
-def test_a_link_whose_text_is_a_site_names_no_split(tmp_path):
-    claims = [alias_claim("cifar10", "vitb", "accuracy", 98.1, ["ViT-B_16"])]
-    text = ("| model | accuracy | logs |\n|---|---|---|\n"
-            "| ViT-B_16 | {v}% | [wandb.ai](https://w.example/r) |\n")
-    assert found(run(tmp_path, claims, text.format(v="98.1")), "matched") == {("vitb", 3, "98.1%")}
-    assert found(run(tmp_path, claims, text.format(v="98.4"))) == {("vitb", 3, "98.4%")}
+def test_a_configuration_block_stays_unread(tmp_path):
+    # the bound: settings in a block of code are no program's report
+    text = ("```yaml\nmodel: centerpoint\nbackbone: 3D Backbone\nvoxel_size: 0.075\n"
+            "max_points: 30000\n```\n")
+    report = run(tmp_path, STAGES, text)
+    assert report["drift"] == [] and report["matched"] == []

@@ -71,7 +71,11 @@ RESULT_OF_CODE = re.compile(r"\s*(?:(?:this|it|these|that|they)\b|we\s+(?:achiev
 LATEX_TABLE = re.compile(r"\\begin\{tabular")
 # a line a program logged: a label and its colon, then named numbers (``eval: split test .
 # loss 2.8e-02. error 4.09%. misses: 82``), nothing that reads as code
-LOG_LINE = re.compile(r"\s*[A-Za-z][\w .@/-]{0,30}:\s+(?=.*\d)[^(){}=\[\]$<>`\\]*$")
+LOG_LINE_BODY = r"[A-Za-z0-9][\w .@/+-]{0,30}:\s+(?=.*\d)[^(){}=\[\]$<>`\\]*$"
+LOG_LINE = re.compile(r"\s*" + LOG_LINE_BODY)
+# a line a program logged, maybe after a bracketed tag: "[TIME] Voxelization:   1.45373 ms"
+TAGGED_LOG = re.compile(r"\s*(?:\[[A-Za-z]+\]\s*)?" + LOG_LINE_BODY)
+REPORT_TITLE = re.compile(r"\s*[A-Za-z][\w .-]{0,30}:\s*$")  # "Perf Report:"
 
 
 def _a_log(lines: list[str]) -> bool:
@@ -200,6 +204,7 @@ class MarkdownReader:
                 self.blocks.current.intro = intro
         else:
             self._commented_output(start + 1, self.index - 1)
+            self._logged_output(start + 1, self.index - 1)
         self.blocks.close()
         self.after_code = INTRODUCES.search(intro) is not None
         self.code_above = self._code_text(start + 1, self.index - 1)
@@ -247,6 +252,24 @@ class MarkdownReader:
             elif reading or comment.group(1).rstrip().endswith(":"):
                 self.blocks.prose(number + 1, _output_line(comment.group(1)))
                 reading = True
+
+    def _logged_output(self, start: int, end: int) -> None:
+        """Runs of two or more lines a program logged among the code (``[TIME] Voxelization:
+        1.45373 ms``, ``Voxelization: 1.35808 ms.`` under ``Perf Report:``), each run read as
+        output lines, with the line naming what it reports when one opens it."""
+        run: list[int] = []
+        for number in range(start, end + 1):
+            if number < end and TAGGED_LOG.match(self.lines[number]):
+                run.append(number)
+                continue
+            if len(run) >= 2:
+                opening = run[0] - 1
+                if opening >= start and REPORT_TITLE.match(self.lines[opening]):
+                    run.insert(0, opening)
+                for line in run:
+                    self.blocks.prose(line + 1, _output_line(self.lines[line].strip()))
+            self.blocks.close()
+            run = []
 
     def _just_above(self, line: int) -> str:
         """The paragraph ending right above document line ``line`` (a blank line between at

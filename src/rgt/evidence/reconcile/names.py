@@ -49,9 +49,10 @@ BRACKETED_UNIT = re.compile(r"[(\[]\s*([^()\[\]]+?)\s*[)\]]\s*$")
 
 
 def claim_units(claims: list[dict]) -> set[str]:
-    """The units the claims are measured in, as their metric ids (``latency_ms``) or the
-    names the evidence gives them (``Runtime (s)``) say."""
+    """The units the claims are measured in, as their metric ids (``latency_ms``), the names
+    the evidence gives them (``Runtime (s)``) or their own ``unit`` (``ms``) say."""
     units = {metric_unit(claim["metric"]) for claim in claims}
+    units |= {measure(claim.get("unit") or "") for claim in claims}
     units |= {measure(match.group(1)) for claim in claims for alias in claim.get("aliases") or []
               if (match := BRACKETED_UNIT.search(alias))}
     return units - {""}
