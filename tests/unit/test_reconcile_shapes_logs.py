@@ -1,8 +1,10 @@
-"""Shapes of results the real corpus's forty-eighth held-out part showed (now in
+r"""Shapes of results the real corpus's forty-eighth held-out part showed (now in
 tests/data/reconcile_real/dev), read as a reader reads them: a 3D detector's README whose
 shell block runs the program and shows what it printed, a `Perf Report:` of per-stage
 timings in milliseconds (`Voxelization: 1.35808 ms.`), with the evidence giving each timing's
-unit as `ms`. The snippets follow those shapes, with numbers of their own."""
+unit as `ms`; a music genre paper whose prose headline, `83 $\pm$ 1.1\%`, rounds two rows'
+accuracies and states the spread of one. The snippets follow those shapes, with numbers of
+their own."""
 
 from __future__ import annotations
 
@@ -46,3 +48,18 @@ def test_a_configuration_block_stays_unread(tmp_path):
             "max_points: 30000\n```\n")
     report = run(tmp_path, STAGES, text)
     assert report["drift"] == [] and report["matched"] == []
+
+
+GENRES = [alias_claim("gtzan", variant, "accuracy", value, ["GTZAN", "accuracy"], n=4,
+                      variance={"type": "std", "value": spread})
+          for variant, value, spread in (("layer2", 82.5, 1.8), ("all_layers", 83.0, 1.1))]
+
+
+@pytest.mark.parametrize("spread, found", [("1.1", set()), ("1.4", {"± 1.4%"})],
+                         ids=["clean", "drifted"])
+def test_a_rounded_value_is_the_claim_s_whose_spread_it_states_too(tmp_path, spread, found):
+    # before, `83` was the first claim it rounds from (82.5), and its spread, 1.1, was held
+    # against that claim's 1.8: a false drift on the clean copy
+    text = f"The system classifies the GTZAN data with an accuracy of 83 $\\pm$ {spread}\\%.\n"
+    report = run(tmp_path, GENRES, text, "paper.tex")
+    assert {item["found"] for item in report["drift"]} == found

@@ -143,6 +143,20 @@ def _found(part: Part) -> str:
     return f"\u00b1 {part.number.text}" if part.role == "spread" else part.number.text
 
 
+def _best_stated(stated: list[tuple[dict, float]], statement: Statement, unit: str,
+                 dispersion: frozenset[str], oriented: bool) -> list[Outcome]:
+    """The outcomes of a value several claims state (``83`` of both 82.5 and 83.0): with the
+    first claim whose spread and bounds the statement states too (``83 ± 1.1``), else the
+    first's."""
+    found = [[_value_outcome("matched", statement.part("value"), statement, claim, unit,
+                             oriented)]
+             + satellites(statement, claim, scale, unit, dispersion,
+                          _orientation(statement, claim, oriented))
+             for claim, scale in stated]
+    return next((outcomes for outcomes in found
+                 if all(outcome.status == "matched" for outcome in outcomes)), found[0])
+
+
 def satellites(statement: Statement, claim: dict, scale: float | None, unit: str,
                dispersion: frozenset[str], orientation: str = "magnitude") -> list[Outcome]:
     """The spread, bounds and level of a statement checked against its value's claim."""
@@ -213,12 +227,10 @@ def judge_value(statement: Statement, attribution: Attribution, unit: str,
     dispersion = dispersion.values if dispersion else frozenset()
     pools = [attribution.claims] + ([] if attribution.strong else [attribution.loose])
     for pool in pools:
-        for claim in pool:
-            scale = value_scale(part, statement, claim, unit, oriented)
-            if scale is not None:
-                return [_value_outcome("matched", part, statement, claim, unit, oriented)] + \
-                    satellites(statement, claim, scale, unit, dispersion,
-                               _orientation(statement, claim, oriented))
+        stated = [(claim, scale) for claim in pool
+                  if (scale := value_scale(part, statement, claim, unit, oriented)) is not None]
+        if stated:
+            return _best_stated(stated, statement, unit, dispersion, oriented)
     left = _absolute_or_relative(part, attribution.claims)
     claim = left[0] if len(left) == 1 else closest_experiment(part, statement, left, unit)
     if claim is not None and not attribution.strong and _far(part, statement, claim, unit):
