@@ -2,7 +2,8 @@ r"""Shapes of results the real corpus's forty-eighth held-out part showed (now i
 tests/data/reconcile_real/dev), read as a reader reads them: a 3D detector's README whose
 shell block runs the program and shows what it printed, a `Perf Report:` of per-stage
 timings in milliseconds (`Voxelization: 1.35808 ms.`), with the evidence giving each timing's
-unit as `ms`; a music genre paper whose prose headline, `83 $\pm$ 1.1\%`, rounds two rows'
+unit as `ms`, and a table of stages by platform beside a `Precision` column of `FP16` and
+`FP16/INT8`; a music genre paper whose prose headline, `83 $\pm$ 1.1\%`, rounds two rows'
 accuracies and states the spread of one. The snippets follow those shapes, with numbers of
 their own."""
 
@@ -63,3 +64,23 @@ def test_a_rounded_value_is_the_claim_s_whose_spread_it_states_too(tmp_path, spr
     text = f"The system classifies the GTZAN data with an accuracy of 83 $\\pm$ {spread}\\%.\n"
     report = run(tmp_path, GENRES, text, "paper.tex")
     assert {item["found"] for item in report["drift"]} == found
+
+
+PLATFORMS = [alias_claim("nuscenes", platform.lower(), metric, value,
+                         [platform, name, "Unit : ms"], unit="ms", direction="lower")
+             for platform, metric, name, value in (("A30", "backbone_time", "3D Backbone", 9.8),
+                                                   ("Orin", "backbone_time", "3D Backbone", 22.3),
+                                                   ("A30", "nms_time", "Decode + NMS", 3.1),
+                                                   ("Orin", "nms_time", "Decode + NMS", 4.4))]
+LATENCIES = ("| Unit : ms | Precision | A30 | Orin |\n|---|---|---|---|\n"
+             "| 3D Backbone | FP16 | {a30} | 22.3 |\n| Decode + NMS | FP16 | 3.1 | 4.4 |\n")
+
+
+@pytest.mark.parametrize("a30, found", [("9.8", set()), ("9.4", {"9.4"})],
+                         ids=["clean", "drifted"])
+def test_a_precision_column_of_number_formats_is_a_setting(tmp_path, a30, found):
+    # before, the `Precision` column's header (FP16 rows) read as the precision metric, a
+    # metric of no claim: no cell was checked
+    report = run(tmp_path, PLATFORMS, LATENCIES.format(a30=a30))
+    assert {item["found"] for item in report["drift"]} == found
+    assert len(report["drift"] + report["matched"]) == 4

@@ -123,10 +123,18 @@ SETTING_HEADER = re.compile(rf"^\s*{SETTING_WORDS}(?:\s*/\s*{SETTING_WORDS})?\s*
 
 
 def _training_settings(table: Table, column: int) -> bool:
-    """A column under a training setting's header (``Epoch``), none of its cells a decimal."""
+    """A column under a training setting's header (``Epoch``), none of its cells a decimal,
+    or one of number formats (``Precision``: ``FP16``, ``FP16/INT8``: not the metric)."""
     cells = [row[column].text for row in table.rows if column < len(row)]
+    filled = [text for text in cells if text.strip()]
     return bool(SETTING_HEADER.match(_header(table, column))) and not any(
-        DECIMAL.search(text) for text in cells)
+        DECIMAL.search(text) for text in cells) or bool(filled) and all(
+        NUMBER_FORMATS.fullmatch(text) for text in filled)
+
+
+# how a run computed (``FP16``, ``FP32+FP16``, ``FP16/INT8``, ``MIXED``): a setting
+NUMBER_FORMAT = r"(?:(?:fp|bf|tf|u?int)\d{1,2}|mixed|amp)"
+NUMBER_FORMATS = re.compile(rf"\s*{NUMBER_FORMAT}(?:\s*[+/]\s*{NUMBER_FORMAT})*\s*", re.I)
 
 
 def _numeric_cells(table: Table, column: int) -> int:
