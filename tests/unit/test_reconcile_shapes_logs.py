@@ -3,7 +3,8 @@ tests/data/reconcile_real/dev), read as a reader reads them: a 3D detector's REA
 shell block runs the program and shows what it printed, a `Perf Report:` of per-stage
 timings in milliseconds (`Voxelization: 1.35808 ms.`), with the evidence giving each timing's
 unit as `ms`, and a table of stages by platform beside a `Precision` column of `FP16` and
-`FP16/INT8`; a music genre paper whose prose headline, `83 $\pm$ 1.1\%`, rounds two rows'
+`FP16/INT8`; a training-efficiency post whose table gives times glued to their unit,
+`260hr`, `130hr (2x)`; a music genre paper whose prose headline, `83 $\pm$ 1.1\%`, rounds two rows'
 accuracies and states the spread of one. The snippets follow those shapes, with numbers of
 their own."""
 
@@ -84,3 +85,20 @@ def test_a_precision_column_of_number_formats_is_a_setting(tmp_path, a30, found)
     report = run(tmp_path, PLATFORMS, LATENCIES.format(a30=a30))
     assert {item["found"] for item in report["drift"]} == found
     assert len(report["drift"] + report["matched"]) == 4
+
+
+PRETRAIN = [alias_claim("gpt3", variant, "pretrain_time", hours, [name, "Pretrain time"],
+                        unit="hr", direction="lower")
+            for variant, name, hours in (("baseline_300b", "(1) Baseline", 260.0),
+                                         ("baseline_150b", "(5) Baseline", 130.0))]
+BUDGETS = ("| **Case** | **Pretrain data** | **Pretrain time (on 64 V100)** |\n|---|---|---|\n"
+           "| (1) Baseline | 300B | 260hr |\n| (5) Baseline | 150B (2x) | {half}hr (2x) |\n")
+
+
+@pytest.mark.parametrize("half, found", [("130", set()), ("133", {"133"})],
+                         ids=["clean", "drifted"])
+def test_a_column_of_hours_glued_to_their_numbers_holds_results(tmp_path, half, found):
+    # before, `260hr` was no number (its unit glued on): the column named the rows instead
+    report = run(tmp_path, PRETRAIN, BUDGETS.format(half=half))
+    assert {item["found"] for item in report["drift"]} == found
+    assert len(report["drift"] + report["matched"]) == 2
