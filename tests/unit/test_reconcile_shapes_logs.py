@@ -4,9 +4,10 @@ shell block runs the program and shows what it printed, a `Perf Report:` of per-
 timings in milliseconds (`Voxelization: 1.35808 ms.`), with the evidence giving each timing's
 unit as `ms`, and a table of stages by platform beside a `Precision` column of `FP16` and
 `FP16/INT8`; a training-efficiency post whose table gives times glued to their unit,
-`260hr`, `130hr (2x)`; a music genre paper whose prose headline, `83 $\pm$ 1.1\%`, rounds two rows'
-accuracies and states the spread of one. The snippets follow those shapes, with numbers of
-their own."""
+`260hr`, `130hr (2x)`; a music genre paper whose caption gives its run count as `mean
+accuracy and standard deviation over 4 splits`, and whose prose headline, `83 $\pm$
+1.1\%`, rounds two rows' accuracies and states the spread of one. The snippets follow those
+shapes, with numbers of their own."""
 
 from __future__ import annotations
 
@@ -102,3 +103,18 @@ def test_a_column_of_hours_glued_to_their_numbers_holds_results(tmp_path, half, 
     report = run(tmp_path, PRETRAIN, BUDGETS.format(half=half))
     assert {item["found"] for item in report["drift"]} == found
     assert len(report["drift"] + report["matched"]) == 2
+
+
+@pytest.mark.parametrize("splits, found", [("4", set()), ("6", {"6 splits"})],
+                         ids=["clean", "drifted"])
+def test_a_caption_s_mean_over_splits_counts_the_runs(tmp_path, splits, found):
+    # before, only `train-test splits` counted runs: `over 4 splits` was no seed count
+    table = ("\\begin{{table}}\n\\begin{{tabular}}{{lc}}\nModel & Accuracy \\\\\n\\hline\n"
+             "Dropout & 83.0$\\pm$1.1 \\\\\n\\end{{tabular}}\n\\caption{{Results on GTZAN (mean "
+             "accuracy and standard deviation over {splits} splits)}}\n\\end{{table}}\n")
+    claims = [alias_claim("gtzan", "dropout", "accuracy", 83.0, ["Dropout", "GTZAN"], n=4,
+                          variance={"type": "std", "value": 1.1})]
+    report = run(tmp_path, claims, table.format(splits=splits), "paper.tex")
+    assert {item["found"] for item in report["drift"]} == found
+    assert [item["found"] for item in report["drift"] + report["matched"]
+            if item["part"] == "seeds"] == [f"{splits} splits"]

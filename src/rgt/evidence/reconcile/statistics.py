@@ -66,7 +66,9 @@ NOT_RUNS = (r"(?![-\s]+(?:increase|improvement|reduction|decrease|gain|speed|fas
 SEEDS = re.compile(
     rf"\b(?P<n>\d+|{'|'.join(WORDS)})[\s-]+"
     r"(?:(?:random|independent|different|distinct|separate|training)\s+){0,2}"
-    r"(?:seeds?|runs?|trials?|restarts?|repetitions?|repeats?|train[-\s]?test\s+splits?|folds?)\b"
+    r"(?:seeds?|runs?|trials?|restarts?|repetitions?|repeats?|train[-\s]?test\s+splits?|folds?|"
+    # averaged ``over 4 splits`` (each a run), not ``3 splits`` alone (train, val and test)
+    r"(?<=\bover\s\d\s)splits|(?<=\bover\s\d\d\s)splits)\b"
     rf"{NOT_RUNS}|\bseeds?\s*[:=]\s*(?P<n2>\d+)\b"
     # ``by running 10 times``, ``repeated ten times``, ``carried out 5 times``, ``to do
     # experiments for 10 times``: the runs
