@@ -49,7 +49,10 @@ STATES_A_RESULT = re.compile(r"[^\W\d_][\w\-@]*\s*=\s*[-+\u2212]?\d|\d\.\d+\s*%"
 SETEXT = re.compile(r"^ {0,3}(=+|-+)\s*$")  # the line under a heading's text: = level 1, - 2
 HORIZONTAL = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
 CAPTION = re.compile(r"^\W*(?:table|tab\.)\s*\d*\b", re.IGNORECASE)
-INTRODUCES = re.compile(r":\s*$")
+# a paragraph left open for what follows it: "… as follows:", "The results (mAP at tIoUs)
+# should be", "… are listed below"
+INTRODUCES = re.compile(r"(?::|\bshould\s+(?:be|read|look\s+like)|\bas\s+follows|\bbelow)\s*$",
+                        re.IGNORECASE)
 # a title: one short line that is no sentence (``YOLOv3 mAP@0.5 (darknet-reported mAP@0.5)``)
 TITLE = re.compile(r"(?:(?![.!?](?:\s|$))[^\n]){1,120}")
 HTML_TABLE = re.compile(r"^\s*<table\b", re.IGNORECASE)
