@@ -1,8 +1,10 @@
-"""Shapes of results the real corpus's forty-ninth held-out part showed (now in
+r"""Shapes of results the real corpus's forty-ninth held-out part showed (now in
 tests/data/reconcile_real/dev), read as a reader reads them: ActionFormer's README, whose two
 Ego4D tables have the same rows and columns and are told apart only by the bullet above each,
-`* The results (mAP at tIoUs) should be`, then `* The results (Recall@1x at tIoUs) should be`.
-The snippets follow those shapes, with numbers of their own."""
+`* The results (mAP at tIoUs) should be`, then `* The results (Recall@1x at tIoUs) should be`;
+a style transfer paper's ablation table whose last row's label, a list of loss macros, ends
+its first line with a comma and goes on below, beside `\multirow{2}` cells. The snippets
+follow those shapes, with numbers of their own."""
 
 from __future__ import annotations
 
@@ -28,3 +30,27 @@ def test_a_bullet_left_open_above_a_table_names_its_metric(tmp_path, value, foun
     assert {item["found"] for item in report["drift"]} == found
     assert {item["claim"].split("/")[2] for item in report["drift"] + report["matched"]} == {
         "map", "recall"}
+
+
+LOSSES = [alias_claim("yelp", variant, "sta", value, [label, "Yelp", "STA"])
+          for variant, label, value in (
+              ("three", "$\\loss{AE}$, $\\loss{mul(s)}$, $\\loss{adv(s)}$", 0.91),
+              ("five", "$\\loss{AE}$, $\\loss{mul(s)}$, $\\loss{adv(s)}$, $\\loss{mul(c)}$, "
+                       "$\\loss{adv(c)}$", 0.93))]
+ABLATION = ("\\begin{{table}}\n\\begin{{tabular}}{{lc}}\n\\hline\n"
+            "Objectives & \\textbf{{STA}} \\\\\n\\hline\n"
+            "$\\loss{{AE}}$, $\\loss{{mul(s)}}$, $\\loss{{adv(s)}}$ & 0.91 \\\\ \\hline\n"
+            "$\\loss{{AE}}$, $\\loss{{mul(s)}}$, $\\loss{{adv(s)}}$, & \\multirow{{2}}{{*}}"
+            "{{\\textbf{{{five}}}}} \\\\\n$\\loss{{mul(c)}}$, $\\loss{{adv(c)}}$ & \\\\\\hline\n"
+            "\\end{{tabular}}\n\\caption{{Ablation tests on Yelp.}}\n\\end{{table}}\n")
+
+
+@pytest.mark.parametrize("five, found", [("0.93", set()), ("0.95", {"0.95"})],
+                         ids=["clean", "drifted"])
+def test_a_row_label_ending_in_a_comma_goes_on_below(tmp_path, five, found):
+    # before, the label's first line, ending in a comma, was the whole label: the row with
+    # five losses was read as the one with three above it, and 0.93 held against its 0.91
+    report = run(tmp_path, LOSSES, ABLATION.format(five=five), "paper.tex")
+    assert {item["found"] for item in report["drift"]} == found
+    assert {item["claim"] for item in report["drift"] + report["matched"]} == {
+        "yelp/three/sta/test", "yelp/five/sta/test"}

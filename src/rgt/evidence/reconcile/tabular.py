@@ -182,7 +182,21 @@ def parse_tabular(lines: list[tuple[int, str]], plain: Callable[[str], str],
     header = [" ".join(row[j].text for row in headers if j < len(row)).strip()
               for j in range(width)]
     body = [_expand(row, repeat=False) for row in rows[header_rows:]]
-    return Table(header, _spreads_joined(body), caption)
+    return Table(header, _spreads_joined(_labels_continued(body)), caption)
+
+
+def _labels_continued(rows: list[list[Cell]]) -> list[list[Cell]]:
+    """A row holding only a label under a row whose label ends in a comma (``$\\loss{AE}$,
+    $\\loss{adv(s)}$,`` beside ``\\multirow{2}`` cells): the rest of that label, joined to it."""
+    joined: list[list[Cell]] = []
+    for row in rows:
+        above = joined[-1] if joined else []
+        if above and above[0].text.rstrip().endswith(",") and row and row[0].text.strip() \
+                and not any(cell.text.strip() for cell in row[1:]):
+            above[0] = Cell(f"{above[0].text} {row[0].text}", above[0].line, above[0].later)
+            continue
+        joined.append(row)
+    return joined
 
 
 BRACKETED = re.compile(r"\(\s*\d[\d.,]*\s*%?\s*\)")
