@@ -3,8 +3,9 @@ tests/data/reconcile_real/dev), read as a reader reads them: ActionFormer's READ
 Ego4D tables have the same rows and columns and are told apart only by the bullet above each,
 `* The results (mAP at tIoUs) should be`, then `* The results (Recall@1x at tIoUs) should be`;
 a style transfer paper's ablation table whose last row's label, a list of loss macros, ends
-its first line with a comma and goes on below, beside `\multirow{2}` cells. The snippets
-follow those shapes, with numbers of their own."""
+its first line with a comma and goes on below, beside `\multirow{2}` cells; bounds in prose,
+`significantly better average mAP on THUMOS14 (>66.0%)`, `more than 50\% transfer accuracy`.
+The snippets follow those shapes, with numbers of their own."""
 
 from __future__ import annotations
 
@@ -54,3 +55,18 @@ def test_a_row_label_ending_in_a_comma_goes_on_below(tmp_path, five, found):
     assert {item["found"] for item in report["drift"]} == found
     assert {item["claim"] for item in report["drift"] + report["matched"]} == {
         "yelp/three/sta/test", "yelp/five/sta/test"}
+
+
+THUMOS = [alias_claim("thumos14", "actionformer", "average_map", 66.83,
+                      ["ActionFormer", "THUMOS14", "average mAP"])]
+
+
+@pytest.mark.parametrize("bound, found", [
+    ("(>66.0%)", set()), ("(more than 60%)", set()), ("(>67.5%)", {"67.5%"}),
+    ("(less than 66.0%)", {"66.0%"})], ids=["kept", "kept-words", "broken", "broken-upper"])
+def test_a_bound_is_checked_as_a_bound(tmp_path, bound, found):
+    # before, the bound was read as the value: `>66.0%` held against 66.83, a false drift
+    text = f"* We updated the code, leading to a better average mAP on THUMOS14 {bound}.\n"
+    report = run(tmp_path, THUMOS, text)
+    assert {item["found"] for item in report["drift"]} == found
+    assert len(report["drift"] + report["matched"]) == 1

@@ -72,6 +72,20 @@ def value_scale(part: Part, statement: Statement, claim: dict, unit: str,
     return scale if read.agrees else None
 
 
+def kept_bound(number: Number, statement: Statement, value: float | None,
+               allowed: tuple[float, ...]) -> float | None:
+    """The scale at which a bound (``more than 50%``, ``<1%``) holds for ``value``, or None:
+    a bound states no value, only one the value keeps."""
+    low, high = "bound:low" in statement.form, "bound:high" in statement.form
+    if value is None or not (low or high):
+        return None
+    scale = _closest_scale(number, value, allowed)
+    slack = 0.5 * 10 ** -number.decimals  # as written: ``more than 7%`` of a 7.4 read as 7
+    kept = value * scale >= number.value - slack if low else value * scale <= number.value + slack
+    near = 0.5 <= abs(number.value) / max(abs(value * scale), 1e-12) <= 2  # of this quantity
+    return scale if kept and near else None
+
+
 def _closest_scale(number: Number, value: float, allowed: tuple[float, ...]) -> float:
     def misfit(scale: float) -> float:
         return abs(math.log10(abs(number.value) + 1e-12) - math.log10(abs(value * scale) + 1e-12))
@@ -231,6 +245,11 @@ def judge_value(statement: Statement, attribution: Attribution, unit: str,
                   if (scale := value_scale(part, statement, claim, unit, oriented)) is not None]
         if stated:
             return _best_stated(stated, statement, unit, dispersion, oriented)
+    kept = next((claim for pool in pools for claim in pool if not is_comparison(claim) and
+                 kept_bound(part.number, statement, claim.get("value"),
+                            allowed_scales(part.number, statement, unit)) is not None), None)
+    if kept is not None:  # a bound the claim keeps: no value stated, nothing to fix
+        return [_value_outcome("matched", part, statement, kept, unit, oriented)]
     left = _absolute_or_relative(part, attribution.claims)
     claim = left[0] if len(left) == 1 else closest_experiment(part, statement, left, unit)
     if claim is not None and not attribution.strong and _far(part, statement, claim, unit):

@@ -268,7 +268,21 @@ def value_form(text: str, number: Number) -> frozenset[str]:
             or DIFFERENCE_NOUN.search(leading) or BY_LIST.search(before)):
         form.add("difference")
     after = text[number.end:number.end + 30]
-    return frozenset(form | direction_words(before, after) | _from_to(leading))
+    return frozenset(form | direction_words(before, after) | _from_to(leading) | _bound(before))
+
+
+# a bound, not a value: "more than 50%", "at least 0.9", ">66.0%", "less than 1%"
+LOWER_BOUND = re.compile(r"(?:\b(?:more|greater|higher)\s+than|\bat\s+least|\bexceed(?:s|ing)?|"
+                         r"[>\u2265]|\\geq?)\s*[~\u2248]?\s*$", re.IGNORECASE)
+UPPER_BOUND = re.compile(r"(?:\b(?:less|lower|fewer)\s+than|\bat\s+most|[<\u2264]|\\leq?)"
+                         r"\s*[~\u2248]?\s*$", re.IGNORECASE)
+
+
+def _bound(before: str) -> set[str]:
+    """``bound:low`` after ``more than``, ``bound:high`` after ``less than``: the number is a
+    bound the value must keep, not the value."""
+    return {"bound:low"} if LOWER_BOUND.search(before) else {"bound:high"} if \
+        UPPER_BOUND.search(before) else set()
 
 
 def _from_to(stripped: str) -> set[str]:
