@@ -14,7 +14,7 @@ import re
 from rgt.deliver.inputs import DeliveryError
 from rgt.evidence.reconcile.blocks import Blocks, Paragraph, Table
 from rgt.evidence.reconcile.macros import definitions, expand
-from rgt.evidence.reconcile.tabular import group_end, parse_tabular
+from rgt.evidence.reconcile.tabular import group_end, parse_tabular, spread_columns
 
 SKIPPED = {"equation", "equation*", "align", "align*", "gather", "gather*", "multline",
            "multline*", "eqnarray", "eqnarray*", "verbatim", "lstlisting", "minted", "comment",
@@ -358,6 +358,8 @@ class LatexReader:
 
     def _tabular(self, start: int, end: int, name: str, caption: str) -> Table:
         line, column = self._after_spec(start, end, name)
+        spec_text = "\n".join(self.lines[start:line + 1])
+        spec_text = spec_text[:len(spec_text) - len(self.lines[line]) + column]
         closing = re.compile(r"\\end\s*\{" + re.escape(name) + r"\}")
         last = self.lines[end][:[*closing.finditer(self.lines[end])][-1].start()]
         if line == end:
@@ -366,7 +368,7 @@ class LatexReader:
             body = [(line + 1, self.lines[line][column:])]
             body += [(i + 1, self.lines[i]) for i in range(line + 1, end)]
             body.append((end + 1, last))
-        return parse_tabular(body, plain, caption)
+        return parse_tabular(body, plain, caption, spread_columns(_spec(spec_text)))
 
     def _after_spec(self, start: int, end: int, name: str) -> tuple[int, int]:
         """The line and column just after a tabular's [width and] column spec, which may run
@@ -381,6 +383,19 @@ class LatexReader:
             return start, len(self.lines[start])
         line = start + text.count("\n", 0, position)
         return line, position - (text.rfind("\n", 0, position) + 1)
+
+
+def _spec(text: str) -> str:
+    """The column spec closing ``text`` (``\\begin{tabular}{l@{\\ica}r@{$\\pm$}l}``): its last
+    brace group."""
+    closing = text.rstrip().rfind("}")
+    depth, index = 0, closing
+    while index >= 0:
+        depth += {"}": 1, "{": -1}.get(text[index], 0) if text[index - 1:index] != "\\" else 0
+        if depth == 0:
+            return text[index + 1:closing]
+        index -= 1
+    return ""
 
 
 def latex_blocks(text: str, source: str) -> list[Paragraph | Table]:

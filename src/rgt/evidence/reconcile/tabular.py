@@ -171,17 +171,78 @@ def _expand(row: list[Spanned], repeat: bool) -> list[Cell]:
     return cells
 
 
+def spread_columns(spec: str) -> frozenset[int]:
+    """The columns a tabular's spec ends with ``@{$\\pm$}`` (``r@{$\\pm$}l``): each holds a
+    value whose spread is the next column's."""
+    joined, columns, index = set(), 0, 0
+    spec = _repeated(spec)
+    while index < len(spec):
+        char = spec[index]
+        if char in "@!<>pmbwS" and index + 1 < len(spec) and spec[index + 1] in "{[":
+            end = _group_after(spec, index + 1)
+            if char in "@!" and PLUS_MINUS.search(spec[index + 1:end]) and columns:
+                joined.add(columns - 1)
+            columns += char in "pmbwS"
+            index = end
+            continue
+        columns += char in "lcrXS"
+        index += 1
+    return frozenset(joined)
+
+
+PLUS_MINUS = re.compile(r"\\pm\b|\u00b1")
+REPEAT = re.compile(r"\*\{(\d+)\}")
+
+
+def _repeated(spec: str) -> str:
+    """``*{3}{r@{$\\pm$}l}`` written out."""
+    match = REPEAT.search(spec)
+    while match is not None and match.end() < len(spec) and spec[match.end()] == "{":
+        end = group_end(spec, match.end())
+        spec = spec[:match.start()] + spec[match.end() + 1:end - 1] * int(match.group(1)) + \
+            spec[end:]
+        match = REPEAT.search(spec)
+    return spec
+
+
+def _group_after(spec: str, index: int) -> int:
+    """The end of the ``{…}`` or ``[…]`` (then ``{…}``) group opening at ``index``."""
+    if spec[index] == "[":
+        index = spec.find("]", index) + 1
+        if index == 0 or index >= len(spec) or spec[index] != "{":
+            return max(index, len(spec) if index == 0 else index)
+    return group_end(spec, index)
+
+
+def _spreads_beside(rows: list[list[Cell]], columns: frozenset[int]) -> list[list[Cell]]:
+    """Each row with a value column's cell and the spread column's after it read as one,
+    ``2.47 ± 0.08`` (the spread on its own line when it is)."""
+    for row in rows:
+        for j in sorted(columns, reverse=True):
+            if j + 1 < len(row):
+                value, spread = row[j], row.pop(j + 1)
+                if value.text.strip() and spread.text.strip():
+                    gap = len(value.text) + 3
+                    later = (*value.later, (gap, spread.line)) if spread.line != value.line \
+                        else value.later
+                    row[j] = Cell(f"{value.text} \u00b1 {spread.text}", value.line, later)
+    return rows
+
+
 def parse_tabular(lines: list[tuple[int, str]], plain: Callable[[str], str],
-                  caption: str = "") -> Table:
-    """The table of a tabular body given as ``(line number, source)`` pairs."""
+                  caption: str = "", spreads: frozenset[int] = frozenset()) -> Table:
+    """The table of a tabular body given as ``(line number, source)`` pairs; ``spreads``: the
+    columns whose spread is in the column after them (``spread_columns``)."""
     table = Rows(Body(lines), plain)
     _label_blocks_above(table)
     rows, header_rows = table.rows, table.header_rows
-    headers = [_expand(row, repeat=True) for row in rows[:header_rows]]
+    headers = _spreads_beside([_expand(row, repeat=False) for row in rows[:header_rows]],
+                              spreads) if spreads else [_expand(row, repeat=True)
+                                                        for row in rows[:header_rows]]
     width = max([len(row) for row in headers] + [0])
     header = [" ".join(row[j].text for row in headers if j < len(row)).strip()
               for j in range(width)]
-    body = [_expand(row, repeat=False) for row in rows[header_rows:]]
+    body = _spreads_beside([_expand(row, repeat=False) for row in rows[header_rows:]], spreads)
     return Table(header, _spreads_joined(_labels_continued(body)), caption)
 
 
