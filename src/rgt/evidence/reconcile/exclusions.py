@@ -142,12 +142,18 @@ REPORTED_FROM = re.compile(r"\breported\b.*\b(?:from|in|by)\s+(?:the\s+)?(?:[\w-
 
 
 def under_theirs(site: Site) -> bool:
-    """A table cell under a heading that gives its numbers as another work's (``Reported
-    Performance from PotentialNet paper [6]``, no word of ours)."""
-    scope = site.level("scope")
+    """A table cell under a heading or caption that gives its numbers as another work's
+    (``Reported Performance from PotentialNet paper [6]``, ``The best or average results
+    reported in the paper:``, no word of ours)."""
+    scope, caption = site.level("scope"), site.level("caption")
     heading = scope.text.rsplit(" / ", 1)[-1] if scope is not None else ""
-    return site.in_table and REPORTED_FROM.search(heading) is not None and \
-        OURS_WORD.search(heading) is None
+    caption_text = caption.text if caption is not None else ""
+    return site.in_table and (
+        REPORTED_FROM.search(heading) is not None and OURS_WORD.search(heading) is None
+        or REPORTED_FROM.search(caption_text) is not None and OURS_ANY.search(caption_text) is None)
+
+
+OURS_ANY = re.compile(r"\b(?:our|ours|we|us)\b", re.IGNORECASE)  # "We compare … reported in …"
 
 
 def excluded(site: Site, credited: bool = False, vocabulary: Vocabulary | None = None) -> bool:
