@@ -157,6 +157,15 @@ def _found(part: Part) -> str:
     return f"\u00b1 {part.number.text}" if part.role == "spread" else part.number.text
 
 
+def _keeping(part: Part, statement: Statement, pools: list[list[dict]],
+             unit: str) -> dict | None:
+    """The first claim (no comparison) that keeps the bound the value part states, if any."""
+    allowed = allowed_scales(part.number, statement, unit)
+    return next((claim for pool in pools for claim in pool if not is_comparison(claim)
+                 and kept_bound(part.number, statement, claim.get("value"), allowed)
+                 is not None), None)
+
+
 def _best_stated(stated: list[tuple[dict, float]], statement: Statement, unit: str,
                  dispersion: frozenset[str], oriented: bool) -> list[Outcome]:
     """The outcomes of a value several claims state (``83`` of both 82.5 and 83.0): with the
@@ -245,9 +254,7 @@ def judge_value(statement: Statement, attribution: Attribution, unit: str,
                   if (scale := value_scale(part, statement, claim, unit, oriented)) is not None]
         if stated:
             return _best_stated(stated, statement, unit, dispersion, oriented)
-    kept = next((claim for pool in pools for claim in pool if not is_comparison(claim) and
-                 kept_bound(part.number, statement, claim.get("value"),
-                            allowed_scales(part.number, statement, unit)) is not None), None)
+    kept = _keeping(part, statement, pools, unit)
     if kept is not None:  # a bound the claim keeps: no value stated, nothing to fix
         return [_value_outcome("matched", part, statement, kept, unit, oriented)]
     left = _absolute_or_relative(part, attribution.claims)

@@ -208,9 +208,12 @@ def _repeated(spec: str) -> str:
 def _group_after(spec: str, index: int) -> int:
     """The end of the ``{…}`` or ``[…]`` (then ``{…}``) group opening at ``index``."""
     if spec[index] == "[":
-        index = spec.find("]", index) + 1
-        if index == 0 or index >= len(spec) or spec[index] != "{":
-            return max(index, len(spec) if index == 0 else index)
+        close = spec.find("]", index)
+        if close < 0:
+            return len(spec)
+        index = close + 1
+        if index >= len(spec) or spec[index] != "{":
+            return index
     return group_end(spec, index)
 
 
