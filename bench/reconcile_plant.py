@@ -20,6 +20,7 @@ import re
 import shutil
 import sys
 import tempfile
+from decimal import Decimal
 from pathlib import Path
 
 import yaml
@@ -48,10 +49,11 @@ def mutated(text: str, part: str, rng: random.Random) -> str:
     digits, exponent = re.fullmatch(r"(.*?)([eE][-+]?\d+)?", text[len(sign):]).groups()
     decimals = len(digits.split(".")[1]) if "." in digits else 0
     step = rng.choice([1, 2, 3, 4]) * rng.choice([-1, 1])
-    units = round(float(digits) * 10 ** decimals) + step
+    # in decimal, not float: a logged 17.332243199130996 has more digits than a float keeps
+    units = int(Decimal(digits).scaleb(decimals)) + step
     if units <= 0:
-        units = round(float(digits) * 10 ** decimals) + abs(step)
-    written = f"{units / 10 ** decimals:.{decimals}f}"
+        units = int(Decimal(digits).scaleb(decimals)) + abs(step)
+    written = f"{Decimal(units).scaleb(-decimals):.{decimals}f}"
     bare = digits.startswith(".") and written.startswith("0.")  # ``.797`` stays zero-less
     return f"{sign}{written[1:] if bare else written}{exponent or ''}"
 
