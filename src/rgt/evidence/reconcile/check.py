@@ -171,13 +171,15 @@ def _best_stated(stated: list[tuple[dict, float]], statement: Statement, unit: s
     """The outcomes of a value several claims state (``83`` of both 82.5 and 83.0): with the
     first claim whose spread and bounds the statement states too (``83 ± 1.1``), else the
     first's."""
-    found = [[_value_outcome("matched", statement.part("value"), statement, claim, unit,
-                             oriented)]
-             + satellites(statement, claim, scale, unit, dispersion,
-                          _orientation(statement, claim, oriented))
-             for claim, scale in stated]
-    return next((outcomes for outcomes in found
-                 if all(outcome.status == "matched" for outcome in outcomes)), found[0])
+    first = None
+    for claim, scale in stated:  # the satellites of the later claims only while needed
+        outcomes = [_value_outcome("matched", statement.part("value"), statement, claim, unit,
+                                   oriented)] + satellites(
+            statement, claim, scale, unit, dispersion, _orientation(statement, claim, oriented))
+        if all(outcome.status == "matched" for outcome in outcomes):
+            return outcomes
+        first = first or outcomes
+    return first
 
 
 def satellites(statement: Statement, claim: dict, scale: float | None, unit: str,
