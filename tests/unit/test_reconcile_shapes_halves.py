@@ -1,0 +1,33 @@
+"""Shapes of results the real corpus's fifty-first held-out part showed (now in
+tests/data/reconcile_real/dev), read as a reader reads them: UniMatch's Cityscapes table,
+two tables set side by side in one pipe table, each half with its own backbone over its own
+row names (`| ResNet-50 | 1/16 | 1/8 | ResNet-101 | 1/16 | 1/8 |`, `SupBaseline` and
+`UniMatch (Ours)` again in the sixth column). The snippets follow those shapes, with numbers
+of their own."""
+
+from __future__ import annotations
+
+import pytest
+
+from reconcile_helpers import alias_claim
+from reconcile_helpers import reconcile_text as run
+
+HALVES = [alias_claim(f"city_{fraction}", f"ours_{net}", "miou", value,
+                      ["Ours", net, "Cityscapes", f"1/{fraction}"])
+          for net, fraction, value in (("ResNet-50", 16, 71.5), ("ResNet-50", 8, 74.2),
+                                       ("ResNet-101", 16, 73.9), ("ResNet-101", 8, 76.4))]
+SIDE_BY_SIDE = ("### Cityscapes\n\n| {left} | 1/16 | 1/8 | {right} | 1/16 | 1/8 |\n"
+                "|---|---|---|---|---|---|\n| Baseline | 60.1 | 66.0 | Baseline | 62.2 | 68.3 |\n"
+                "| **Ours** | **71.5** | **74.2** | **Ours** | **73.9** | **{cell}** |\n")
+
+
+@pytest.mark.parametrize("cell, found", [("76.4", set()), ("76.9", {"76.9"})],
+                         ids=["clean", "drifted"])
+def test_two_tables_side_by_side_each_under_its_own_label_head(tmp_path, cell, found):
+    # before, a half was found only when the header repeated itself whole: the right half's
+    # cells, under `ResNet-101`, were held against the left half's ResNet-50 claims
+    report = run(tmp_path, HALVES, SIDE_BY_SIDE.format(left="ResNet-50", right="ResNet-101",
+                                                       cell=cell))
+    assert {item["found"] for item in report["drift"]} == found
+    assert len(report["drift"] + report["matched"]) == 4
+
