@@ -31,3 +31,22 @@ def test_two_tables_side_by_side_each_under_its_own_label_head(tmp_path, cell, f
     assert {item["found"] for item in report["drift"]} == found
     assert len(report["drift"] + report["matched"]) == 4
 
+
+
+COMBINED = [alias_claim("voc2007", "plus_small", "map", 71.9, ["Small", "mAP", "Combined"]),
+            alias_claim("voc2007", "plus_ours", "map", 73.6, ["Ours", "mAP", "Combined"]),
+            alias_claim("voc2007", "ours", "map", 57.4, ["Ours", "mAP"])]
+COMBINATION = ("\\begin{{table}}\n\\begin{{tabular}}{{lrr}}\n & mAP & Combined \\\\\n\\hline\n"
+               "Small & 58.3 & {cell} \\\\\nOurs & 57.4 & 73.6 \\\\\n\\end{{tabular}}\n"
+               "\\caption{{Model combination experiments on VOC 2007.}}\n\\end{{table}}\n")
+
+
+@pytest.mark.parametrize("cell, found", [("71.9", set()), ("71.4", {"71.4"})],
+                         ids=["clean", "drifted"])
+def test_a_claim_two_columns_name_goes_to_the_column_that_names_it_alone(tmp_path, cell, found):
+    # before, the combination's claim (named `mAP` and `Combined`) was held against both
+    # cells of its row: the model's own 58.3 under `mAP` was reported as drift
+    report = run(tmp_path, COMBINED, COMBINATION.format(cell=cell), "paper.tex")
+    assert {item["found"] for item in report["drift"]} == found
+    assert ("voc2007/ours/map/test", "57.4") in {(item["claim"], item["found"])
+                                                 for item in report["matched"]}

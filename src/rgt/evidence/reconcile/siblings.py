@@ -26,10 +26,11 @@ Found = tuple[Site, Outcome]
 MOST = 6  # the most cells paired with claims at once (6! pairings)
 
 
-def resolve_cells(judged: list[Judged]) -> list[Found]:
+def resolve_cells(judged: list[Judged], claims: list[dict]) -> list[Found]:
     """Every outcome as judged, but a table cell's numbers that no name tells apart and that
     one left unmapped (``91.3/91.1``: MNLI's matched and mismatched sets, both named ``MNLI
     large``) resolved together, as unnamed rows are: the claims the others state are not its."""
+    judged = _named_column(judged, claims)
     groups: dict[tuple, list[Judged]] = {}
     for item in judged:
         groups.setdefault(_cell_key(item) or (id(item),), []).append(item)
@@ -40,6 +41,43 @@ def resolve_cells(judged: list[Judged]) -> list[Found]:
         else:
             found += [(item[0], outcome) for item in items for outcome in item[4]]
     return _twin_rows(_stated_once(_one_runs(found, judged)))
+
+
+def _named_column(judged: list[Judged], claims: list[dict]) -> list[Judged]:
+    """A claim among the candidates of cells of two columns of one row (a combination's claim,
+    named ``mAP`` and ``Combined``, beside the model's own ``mAP``): the column whose head
+    fewer claims are named by states it, and the other column's cell is judged without it
+    (the model's own claim, or nothing). Only when every such head is one of the claims'
+    names."""
+    heads: dict[tuple, dict[int, int]] = {}
+    for site, _, attribution, _, _ in judged:
+        for claim in attribution.claims if site.in_table and site.row >= 0 else []:
+            heads.setdefault((site.row, claim["id"]), {})[site.column] = _named_by(site, claims)
+    redone = []
+    for item in judged:
+        site, attribution = item[0], item[2]
+        kept = [claim for claim in attribution.claims if not _named_elsewhere(
+            heads.get((site.row, claim["id"]), {}), site.column)]
+        if len(kept) == len(attribution.claims) or not site.in_table:
+            redone.append(item)
+        elif kept:
+            again = replace(attribution, claims=kept)
+            redone.append((*item[:2], again, item[3], judge(item[1], again, site.unit, item[3])))
+    return redone
+
+
+def _named_elsewhere(columns: dict[int, int], column: int) -> bool:
+    """Whether another column's head names the claim whole, and fewer claims than this
+    column's head."""
+    return len(columns) > 1 and all(columns.values()) and min(columns.values()) < columns[column]
+
+
+def _named_by(site: Site, claims: list[dict]) -> int:
+    """How many claims the cell's column head names whole (one of their aliases)."""
+    column = site.level("column")
+    head = column.text.strip().casefold() if column else ""
+    return sum(any(alias.casefold() == head for alias in claim.get("aliases") or [])
+               for claim in claims) if head else 0
 
 
 def _twin_rows(found: list[Found]) -> list[Found]:
