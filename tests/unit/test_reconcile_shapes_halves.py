@@ -2,7 +2,10 @@
 tests/data/reconcile_real/dev), read as a reader reads them: UniMatch's Cityscapes table,
 two tables set side by side in one pipe table, each half with its own backbone over its own
 row names (`| ResNet-50 | 1/16 | 1/8 | ResNet-101 | 1/16 | 1/8 |`, `SupBaseline` and
-`UniMatch (Ours)` again in the sixth column). The snippets follow those shapes, with numbers
+`UniMatch (Ours)` again in the sixth column); the first YOLO paper's combination table, whose
+`mAP` column gives each model's own mAP and `Combined` the combination's; PaddleSpeech's
+Aishell tables, one row per decoding method of one model, each row repeating the model's
+parameter count (`44.80M`), which the evidence claims once for the model. The snippets follow those shapes, with numbers
 of their own."""
 
 from __future__ import annotations
@@ -50,3 +53,34 @@ def test_a_claim_two_columns_name_goes_to_the_column_that_names_it_alone(tmp_pat
     assert {item["found"] for item in report["drift"]} == found
     assert ("voc2007/ours/map/test", "57.4") in {(item["claim"], item["found"])
                                                  for item in report["matched"]}
+
+
+DECODINGS = [alias_claim("aishell", "roformer", "params", 44.8, ["roformer", "Params"], unit="M",
+                         direction="lower")] + [
+    alias_claim("aishell", f"roformer_chunk16_{method}", "cer", value, ["roformer", method, "CER"])
+    for method, value in (("attention", 5.63), ("ctc_greedy_search", 6.13))]
+PER_DECODING = ("| Model | Params | Decode method | CER |\n| --- | --- | --- | --- |\n"
+                "| roformer | 44.80M | attention | 5.63 |\n"
+                "| roformer | {cell} | ctc_greedy_search | 6.13 |\n")
+
+
+@pytest.mark.parametrize("cell, found", [("44.80M", set()), ("44.70M", {"44.70M"})],
+                         ids=["clean", "drifted"])
+def test_a_model_s_claim_in_the_rows_of_its_settings(tmp_path, cell, found):
+    # before, the row's decoding method (an alias of the CER claims only) and the column's
+    # `Params` named no claim in common: the parameter counts were not read at all
+    report = run(tmp_path, DECODINGS, PER_DECODING.format(cell=cell))
+    assert {item["found"] for item in report["drift"]} == found
+    assert len(report["drift"] + report["matched"]) == 4
+
+
+@pytest.mark.parametrize("cell, found", [("85M", set()), ("87M", {"87M"})],
+                         ids=["clean", "drifted"])
+def test_a_count_written_in_the_multiple_its_claim_counts_in(tmp_path, cell, found):
+    # before, `85M` was read as 85 million against a claim of 85.0 (in millions): drift,
+    # with `0.000085M` for a fix
+    claim = alias_claim("voxceleb", "ecapa", "params", 85.0, ["ECAPA-TDNN", "Params"],
+                        unit="M", direction="lower")
+    report = run(tmp_path, [claim], f"| Model | Params |\n|---|---|\n| ECAPA-TDNN | {cell} |\n")
+    assert {item["found"] for item in report["drift"]} == found
+    assert [item.get("fix") for item in report["drift"]] == (["85M"] if found else [])

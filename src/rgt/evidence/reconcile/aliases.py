@@ -63,6 +63,8 @@ def aliased(site: Site, vocabulary: Vocabulary) -> frozenset[str] | None:
                 continue  # the cell's own words over its header's (``3.87 (1 run)`` under
                 # ``Test Error (median of 3 runs)``); the row's over the header above the
                 # names (``T2T Transformer`` over ``Performer``: a setting, no run)
+            if level.tier == "row" and pinned and not pinned & named:
+                named = _settings_left_out(level.text, vocabulary, pinned)
             pinned = narrow or (named if pinned is None else pinned & named)
             if pinned is not None and not pinned:
                 return frozenset()
@@ -73,6 +75,28 @@ def aliased(site: Site, vocabulary: Vocabulary) -> frozenset[str] | None:
             for named in reversed(sets) if level.tier == "scope" else sets:
                 pinned = pinned & named if pinned & named else pinned
     return pinned
+
+
+def _settings_left_out(text: str, vocabulary: Vocabulary, pinned: frozenset[str]
+                       ) -> frozenset[str]:
+    """The claims a row's aliases name when those naming only its settings are left out
+    (``roformer … attention_rescoring`` under ``Params``: the decoding method names the runs
+    of the model decoded so, the parameter count is the model's): only when every run an
+    alias left out names is a run of a model the column's claims are about
+    (``roformer_…_rescoring`` of ``roformer``)."""
+    sets = alias_sets(text, vocabulary)
+    kept = [named for named in sets if named & pinned]
+    left = frozenset().union(*(named for named in sets if not named & pinned))
+    if not kept or not left:
+        return frozenset()
+    named = frozenset.intersection(*kept)
+    models = {_variant(claim) for claim in pinned}
+    return named if all(any(_variant(claim).startswith(f"{model}_") for model in models)
+                        for claim in left) else frozenset()
+
+
+def _variant(claim_id: str) -> str:
+    return claim_id.split("/")[1]
 
 
 def _not_alternatives(sets: list[frozenset[str]], pinned: frozenset[str]

@@ -14,7 +14,7 @@ and exactly one claim is left, it is drift; several left is *unmapped* (a name i
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rgt.evidence.reconcile.attribute import Attribution
 from rgt.evidence.reconcile.direction import OPPOSITE, opposite_word
@@ -344,9 +344,21 @@ def judge(statement: Statement, attribution: Attribution, unit: str,
     """Every number of ``statement``: matched, drift or unmapped (``oriented``: the document
     declares positive = better here)."""
     unit = "" if _in_the_unit(attribution.claims, unit) else unit
+    statement = _in_their_multiple(statement, attribution.claims)
     if statement.part("value"):
         return judge_value(statement, attribution, unit, oriented)
     return judge_bare(statement, attribution, unit, oriented)
+
+
+def _in_their_multiple(statement: Statement, claims: list[dict]) -> Statement:
+    """A number written in the multiple its claims count in (``44.80M`` of a claim of 44.8
+    with ``"unit": "M"``) read as that many of them, as a cell under ``Params (M)`` is."""
+    multipliers = {part.number.multiplier for part in statement.parts} - {1.0}
+    if len(multipliers) != 1 or not claims or not all(
+            MULTIPLIERS.get(claim.get("unit") or "") in multipliers for claim in claims):
+        return statement
+    return replace(statement, parts=tuple(replace(part, number=replace(
+        part.number, multiplier=1.0)) for part in statement.parts))
 
 
 def _in_the_unit(claims: list[dict], unit: str) -> bool:
