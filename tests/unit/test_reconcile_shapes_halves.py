@@ -84,3 +84,17 @@ def test_a_count_written_in_the_multiple_its_claim_counts_in(tmp_path, cell, fou
     report = run(tmp_path, [claim], f"| Model | Params |\n|---|---|\n| ECAPA-TDNN | {cell} |\n")
     assert {item["found"] for item in report["drift"]} == found
     assert [item.get("fix") for item in report["drift"]] == (["85M"] if found else [])
+
+
+ECAPA = [alias_claim("voxceleb", "ecapa", "eer", 0.8188, ["ECAPA-TDNN", "EER", "Cosine"])]
+ANOTHER_TOOLKIT = ("## ECAPA-TDNN\n\n| Model | Cosine |\n| --- | --- |\n| ECAPA-TDNN | 0.8188 |\n\n"
+                   "> [{name} result](https://example.org/recipes/SpeakerRec):\n"
+                   "> EER = 0.90% (voxceleb1 + voxceleb2) without s-norm\n")
+
+
+@pytest.mark.parametrize("name, found", [("SpeechBrain", set()), ("ECAPA-TDNN", {"0.90%"})],
+                         ids=["another-toolkit", "ours"])
+def test_a_result_labelled_with_another_toolkit_s_name_is_that_toolkit_s(tmp_path, name, found):
+    # before, another toolkit's `EER = 0.90%` below the table was held against ours
+    report = run(tmp_path, ECAPA, ANOTHER_TOOLKIT.format(name=name))
+    assert {item["found"] for item in report["drift"]} == found

@@ -153,6 +153,19 @@ def under_theirs(site: Site) -> bool:
         or REPORTED_FROM.search(caption_text) is not None and OURS_ANY.search(caption_text) is None)
 
 
+# a sentence opening with a tool's name and ``result:`` (``SpeechBrain result: EER = 0.90%``)
+ANOTHERS_RESULT = re.compile(r"^\s*([A-Z][a-z]+[A-Z]\w*|[A-Z]{2,}[a-z]\w*)\s+results?\s*:")
+
+
+def labelled_as_anothers(site: Site, vocabulary: Vocabulary | None) -> bool:
+    """A prose number whose sentence opens with another tool's name, written as tools' names
+    are (``SpeechBrain``, ``ESPnet``), and ``result:``: that tool's, when the name is none of
+    ours."""
+    sentence = site.level("sentence")
+    label = ANOTHERS_RESULT.match(sentence.text) if sentence and not site.in_table else None
+    return label is not None and vocabulary is not None and not vocabulary.find(label.group(1))
+
+
 OURS_ANY = re.compile(r"\b(?:our|ours|we|us)\b", re.IGNORECASE)  # "We compare … reported in …"
 
 
@@ -167,7 +180,8 @@ def excluded(site: Site, credited: bool = False, vocabulary: Vocabulary | None =
     [2,3]``). An ablation's word inside one of ``vocabulary``'s names (``w/o repeated aug``,
     an alias) names a run the evidence claims."""
     if in_a_list(site) or in_a_range(site) or the_papers(site) or _an_ablations_change(site) \
-            or _a_computed_share(site) or presented_as_theirs(site) or under_theirs(site):
+            or _a_computed_share(site) or presented_as_theirs(site) or under_theirs(site) \
+            or labelled_as_anothers(site, vocabulary):
         return True
     near = [level for level in site.levels if level.tier in ("clause", "cell", "row")]
     for level in near:
