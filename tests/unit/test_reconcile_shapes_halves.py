@@ -98,3 +98,18 @@ def test_a_result_labelled_with_another_toolkit_s_name_is_that_toolkit_s(tmp_pat
     # before, another toolkit's `EER = 0.90%` below the table was held against ours
     report = run(tmp_path, ECAPA, ANOTHER_TOOLKIT.format(name=name))
     assert {item["found"] for item in report["drift"]} == found
+
+
+OURS_AND_COMBINED = [alias_claim("voc2012", "yolo", "map", 54.5, ["YOLO", "mAP", "VOC 2012"]),
+                     alias_claim("voc2012", "fast_rcnn_plus_yolo", "map", 70.7,
+                                 ["Fast R-CNN + YOLO", "mAP", "VOC 2012"])]
+
+
+@pytest.mark.parametrize("value, found", [("54.5", set()), ("54.1", {"54.1"})],
+                         ids=["clean", "drifted"])
+def test_a_number_naming_no_run_between_a_model_and_its_combination(tmp_path, value, found):
+    # before, `we achieve 54.1 mAP` left YOLO and the combination with Fast R-CNN both
+    # possible: an *unmapped* note, though the number is a digit off the model's own
+    report = run(tmp_path, OURS_AND_COMBINED,
+                 f"On the VOC 2012 test set we achieve {value} mAP.\n", "paper.tex")
+    assert {item["found"] for item in report["drift"]} == found and not report["unmapped"]
