@@ -113,3 +113,21 @@ def test_a_number_naming_no_run_between_a_model_and_its_combination(tmp_path, va
     report = run(tmp_path, OURS_AND_COMBINED,
                  f"On the VOC 2012 test set we achieve {value} mAP.\n", "paper.tex")
     assert {item["found"] for item in report["drift"]} == found and not report["unmapped"]
+
+
+TWO_METRICS = [alias_claim("whu_5", "ours", metric, value, ["Ours", "5%", name])
+               for metric, value, name in (("iou", 80.2, "changed-class IoU"),
+                                           ("oa", 99.15, "overall accuracy"))]
+EACH_CELL = ("The two numbers in each cell denote the **changed-class IoU** and **overall "
+             "accuracy**, respectively.\n\n| Method | 5% |\n| :-: | :-: |\n"
+             "| **Ours** | **{cell}** / **99.15** |\n")
+
+
+@pytest.mark.parametrize("cell, found", [("80.2", set()), ("80.7", {"80.7"})],
+                         ids=["clean", "drifted"])
+def test_a_paragraph_saying_what_each_cell_holds_captions_the_table(tmp_path, cell, found):
+    # before, the sentence above the table, a blank line between, did not caption it: no
+    # cell named a metric, and none was read
+    report = run(tmp_path, TWO_METRICS, EACH_CELL.format(cell=cell))
+    assert {item["found"] for item in report["drift"]} == found
+    assert len(report["drift"] + report["matched"]) == 2

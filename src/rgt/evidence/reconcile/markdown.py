@@ -95,8 +95,14 @@ def _output_line(line: str) -> str:
 
 
 def _captions(text: str) -> bool:
-    """Whether a paragraph captions what follows it: it reads ``Table …`` or introduces it."""
-    return CAPTION.match(text) is not None or INTRODUCES.search(text) is not None
+    """Whether a paragraph captions what follows it: it reads ``Table …``, introduces it, or
+    says what each cell holds (``The two numbers in each cell denote …``)."""
+    return CAPTION.match(text) is not None or INTRODUCES.search(text) is not None or \
+        EACH_CELL.search(text) is not None
+
+
+# what a table's cells hold: "The two numbers in each cell denote …"
+EACH_CELL = re.compile(r"\b(?:in|of)\s+(?:each|every)\s+(?:cell|entry)\b", re.IGNORECASE)
 
 
 class MarkdownReader:

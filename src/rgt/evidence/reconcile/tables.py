@@ -403,12 +403,22 @@ SPLIT_WORDS = {"train", "training", "val", "valid", "validation", "dev", "test",
 def caption_in_turn(caption: str, count: int) -> list[str]:
     """Each number's name where the table's caption names a cell's ``count`` numbers in turn
     (``Evaluation … with PSNR/SSIM metrics`` over ``38.31 / 0.9754``): its first slashed
-    list of that many names, none a split's; none where it has no such list."""
+    list of that many names, none a split's, or that many names it lists with
+    ``respectively`` (``… denote the changed-class IoU and overall accuracy, respectively``);
+    none where it has no such list."""
     for match in SLASHED.finditer(caption):
         names = match.group(1).split("/")
         if len(names) == count and not SPLIT_WORDS & {name.lower() for name in names}:
             return names
-    return [""] * count
+    listed = RESPECTIVELY.search(caption)
+    names = LISTED_APART.split(listed.group(1)) if listed else []
+    return names if count > 1 and len(names) == count else [""] * count
+
+
+# names listed in turn: "… denote the changed-class IoU and overall accuracy, respectively"
+RESPECTIVELY = re.compile(r"\b(?:denote|are|give|show|report)s?\s+(?:the\s+)?([^.;:]+?),?"
+                          r"\s+respectively\b", re.IGNORECASE)
+LISTED_APART = re.compile(r"\s*,\s*(?:and\s+)?(?:the\s+)?|\s+and\s+(?:the\s+)?")
 
 
 # a cell holding a whole's number, then its parts' in parentheses: "86.0 (88.2/85.1)"
