@@ -458,12 +458,19 @@ def _after_vs(clause: Level) -> bool:
         COUNTERPARTS_OPEN.search(clause.before + lead) is not None
 
 
+# a sentence about the model ours is measured against: "Our reference is TorchVision's …",
+# "As our baseline we used …"
+REFERENCE_MODEL = re.compile(r"\W*(?:as\s+)?(?:our|the)\s+(?:reference|baseline)(?:\s+model)?"
+                             r"\s+(?:is|was|we\s+used?)\b", re.IGNORECASE)
+
+
 def anothers_number(site: Site, facets: dict[str, Facet]) -> bool:
-    """A prose number right after ``vs`` (``56% in italian (vs 21% for clip-italian)``), or
-    one its sentence gives to another work's model (``their model … reaching 26.4%``, ``they
-    show … reaching 50.4%``, ``Paper uses mean over 3 seeds``, no word of ours between): the
-    other side's, unless its own clause names a variant of ours (``(vs 78% for the english
-    equivalent)``)."""
+    """A prose number right after ``vs`` (``56% in italian (vs 21% for clip-italian)``), one
+    its sentence gives to another work's model (``their model … reaching 26.4%``, ``they
+    show … reaching 50.4%``, ``Paper uses mean over 3 seeds``, no word of ours between), or
+    to the reference ours is measured against (``Our reference is TorchVision's pretrained
+    Alexnet …``): the other side's, unless its clause names a variant of ours (``(vs 78%
+    for the english equivalent)``)."""
     clause, sentence = site.levels[0], site.level("sentence")
     if site.in_table or clause.tier != "clause" or clause.anchor is None:
         return False
@@ -475,6 +482,8 @@ def anothers_number(site: Site, facets: dict[str, Facet]) -> bool:
             exp is not None and exp.tier not in ("clause", "sentence"))
     if variant is not None and variant.tier == "clause":
         return False
+    if sentence is not None and REFERENCE_MODEL.match(sentence.text):
+        return True  # the reference's name, in its sentence, is no name of ours
     before = sentence.text[:sentence.anchor] if sentence and sentence.anchor is not None else ""
     theirs = list(THEIRS.finditer(before))
     return bool(theirs) and OURS.search(before, theirs[-1].end()) is None

@@ -1,0 +1,40 @@
+r"""Shapes of results the real corpus's fifty-second held-out part showed (now in
+tests/data/reconcile_real/dev), read as a reader reads them: Distiller's model-zoo pages,
+whose sentence on the reference model (`Our reference is TorchVision's pretrained Alexnet
+model which has a Top1 accuracy of 56.55`) comes before the pruned model's own result; a
+knowledge-graph paper's table, whose cited row (`NSCaching \cite{…}`) is the baseline of the
+`$\Delta$` row below it. The snippets follow those shapes, with numbers of their own."""
+
+from __future__ import annotations
+
+import pytest
+
+from reconcile_helpers import alias_claim
+from reconcile_helpers import reconcile_text as run
+
+PRUNED = [alias_claim("imagenet", "alexnet_pruned", "top1", 56.61,
+                      ["Alexnet", "Element-wise pruning", "Top1"])]
+REFERENCE = ("## Element-wise pruning\n\n{opening} TorchVision's pretrained model which has a "
+             "Top1 accuracy of 56.55. We prune away 88% of the parameters and achieve "
+             "Top1={ours}.\n")
+
+
+@pytest.mark.parametrize("opening, ours, found", [
+    ("Our reference is", "56.61", set()), ("As our baseline we used", "56.68", {"56.68"}),
+    ("The result is", "56.61", {"56.55"})], ids=["reference", "baseline-and-drift", "ours"])
+def test_a_sentence_about_the_reference_model_gives_the_reference_s_numbers(
+        tmp_path, opening, ours, found):
+    # before, the reference model's 56.55 was held against the pruned model's claim: its
+    # sentence names no run, and the heading names ours
+    report = run(tmp_path, PRUNED, REFERENCE.format(opening=opening, ours=ours))
+    assert {item["found"] for item in report["drift"]} == found
+
+
+def test_our_baseline_s_results_are_ours(tmp_path):
+    # a bound: `Our baseline results … are:` gives the results of a run of ours
+    claims = [alias_claim("cifar10", "resnet20_baseline", metric, value,
+                          ["ResNet20", "baseline", name])
+              for metric, value, name in (("top1", 91.45, "Top1"), ("top5", 99.75, "Top5"))]
+    report = run(tmp_path, claims, "Our baseline results for ResNet20 are: Top1=91.45 and "
+                                   "Top5=99.71\n")
+    assert {item["found"] for item in report["drift"]} == {"99.71"}
