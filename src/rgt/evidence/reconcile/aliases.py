@@ -142,6 +142,30 @@ def baseline_row(site: Site, pinned: frozenset[str], claims: list[dict],
     return frozenset(i for i in pinned if by_id[i]["variant"] in baselines) or pinned
 
 
+def not_the_baselines(site: Site, pinned: frozenset[str] | None, claims: list[dict]
+                      ) -> frozenset[str] | None:
+    """``pinned`` less the comparisons whose baseline the cell's row names and whose candidate
+    it does not (``NSCaching \\cite{…}``, an alias of the differences taken against it): a
+    difference is never stated in its baseline's row."""
+    row = site.level("row")
+    if not pinned or row is None:
+        return pinned
+    words = set(re.findall(r"[a-z0-9]+", fold(row.text)))
+    by_id = {claim["id"]: claim for claim in claims}
+    return frozenset(i for i in pinned if i not in by_id or not _baselines_row(by_id[i], words))
+
+
+def _baselines_row(claim: dict, words: set[str]) -> bool:
+    """Whether a row's words name a comparison's baseline (every word its name has and the
+    candidate's has not) and none of its candidate's own."""
+    if not is_comparison(claim):
+        return False
+    baseline, candidate = (set(re.split(r"[_\W]+", str(claim.get(side) or "").lower())) - {""}
+                           for side in ("baseline", "candidate"))
+    own = baseline - candidate
+    return bool(own) and own <= words and not (candidate - baseline) & words
+
+
 def pinned_facets(pinned: frozenset[str], claims: list[dict]) -> dict[str, Facet]:
     """The facets every pinned claim shares, as strongly named ones."""
     chosen = [claim for claim in claims if claim["id"] in pinned]

@@ -18,6 +18,7 @@ from rgt.evidence.reconcile.aliases import (
     baseline_row,
     level_claims,
     named_inside,
+    not_the_baselines,
     pinned_facets,
     plainly_named,
 )
@@ -396,7 +397,7 @@ def attribute(site: Site, claims: list[dict],
             site, vocabulary):
         return None
     evidence, claims = claims, single_runs(site, claims)
-    pinned = aliased(site, vocabulary)
+    pinned = not_the_baselines(site, aliased(site, vocabulary), claims)
     if pinned is not None and not pinned:
         return None  # a table's aliases that name no claim in common
     paired = respectively(site, vocabulary)
