@@ -57,3 +57,25 @@ def test_a_cited_row_named_only_as_our_comparisons_baseline_is_its_work_s(tmp_pa
     # its name with its citation, an alias of that comparison, counted as a name of ours
     report = run(tmp_path, DELTA, CITED_BASELINE.format(delta=delta), "paper.tex")
     assert {item["found"] for item in report["drift"]} == found
+
+
+SETTINGS = [alias_claim("wn18rr", "transe_uniform", "hits", 49.63, ["TransE", "Uniform", "Hit@10"]),
+            alias_claim("wn18rr", "transe_uniform_sans-vs-transe_uniform", "hits", 1.52,
+                        ["TransE", "Uniform SANS", "Uniform", "Hit@10"],
+                        candidate="transe_uniform_sans", baseline="transe_uniform",
+                        difference=1.52),
+            alias_claim("wn18rr", "transe_uniform_sans-vs-transe_nscaching", "mrr", 0.025,
+                        ["TransE", "Uniform SANS", "NSCaching \\cite{zhang2019}", "NSCaching",
+                         "MRR"], unit="", candidate="transe_uniform_sans",
+                        baseline="transe_nscaching", difference=0.025)]
+
+
+def test_a_comparison_s_name_in_a_row_is_no_setting_of_its_candidate(tmp_path):
+    # before, the row's `NSCaching`, an alias of a comparison whose candidate's name begins
+    # with the row model's, was left out as a setting (like a decoding method) and the
+    # cited system's 47.83 held against the difference taken against `Uniform`
+    text = ("\\begin{tabular}{ccc}\nScore Function & Algorithm & Hit@10 \\\\\n\\hline\n"
+            "TransE & NSCaching \\cite{zhang2019} & 47.83 \\\\\n & Uniform & 49.63 \\\\\n"
+            "\\end{tabular}\n")
+    report = run(tmp_path, SETTINGS, text, "paper.tex")
+    assert not report["drift"]

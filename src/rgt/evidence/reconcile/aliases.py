@@ -87,8 +87,8 @@ def _settings_left_out(text: str, vocabulary: Vocabulary, pinned: frozenset[str]
     sets = alias_sets(text, vocabulary)
     kept = [named for named in sets if named & pinned]
     left = frozenset().union(*(named for named in sets if not named & pinned))
-    if not kept or not left:
-        return frozenset()
+    if not kept or not left or any("-vs-" in _variant(claim) for claim in left):
+        return frozenset()  # a comparison's name is no setting of its candidate
     named = frozenset.intersection(*kept)
     models = {_variant(claim) for claim in pinned}
     return named if all(any(_variant(claim).startswith(f"{model}_") for model in models)
