@@ -79,3 +79,25 @@ def test_a_comparison_s_name_in_a_row_is_no_setting_of_its_candidate(tmp_path):
             "\\end{tabular}\n")
     report = run(tmp_path, SETTINGS, text, "paper.tex")
     assert not report["drift"]
+
+
+SCHNET = [alias_claim("oc20", variant, "force_mae", value,
+                      ["SchNet", "All", heading, "force MAE"], unit="", direction="lower")
+          for variant, value, heading in (
+              ("schnet_all", 0.0494, "S2EF models: optimized for EFwT"),
+              ("schnet_all_forceonly", 0.0443, "S2EF models: optimized for force only"))]
+TWO_ZOOS = ("## S2EF models: optimized for EFwT\n\n| Model | Split | force MAE |\n|---|---|---|\n"
+            "| SchNet | All | 0.0494 |\n\n## S2EF models: optimized for force only\n\n"
+            "| Model | Split | force MAE |\n|---|---|---|\n| SchNet | All | {cell} |\n")
+
+
+@pytest.mark.parametrize("cell, found", [("0.0443", set()), ("0.0446", {"0.0446"})],
+                         ids=["clean", "drifted"])
+def test_a_heading_naming_a_setting_of_the_row_s_run_names_that_run(tmp_path, cell, found):
+    # before, the row's `SchNet | All` (the run `schnet_all` spelled out) pinned the plain
+    # run, and the force-only model's 0.0443 under its own heading was held against it
+    report = run(tmp_path, SCHNET, TWO_ZOOS.format(cell=cell))
+    assert {item["found"] for item in report["drift"]} == found
+    assert {(item["line"], item["claim"].split("/")[1]) for item in
+            report["matched"] + report["drift"]} == {(5, "schnet_all"),
+                                                     (11, "schnet_all_forceonly")}

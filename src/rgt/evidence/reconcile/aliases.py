@@ -72,8 +72,10 @@ def aliased(site: Site, vocabulary: Vocabulary) -> frozenset[str] | None:
             sets = _not_alternatives(alias_sets(level.text, vocabulary), pinned)
             # the nearest heading first: a section's ``Part Segmentation (ShapeNet)`` over the
             # document title's ``PointNet++``
+            titled = _titled(level, vocabulary)
             for named in reversed(sets) if level.tier == "scope" else sets:
-                pinned = pinned & named if pinned & named else pinned
+                pinned = pinned & named if pinned & named else (
+                    _extended(pinned, named) if named == titled else pinned)
     return pinned
 
 
@@ -97,6 +99,34 @@ def _settings_left_out(text: str, vocabulary: Vocabulary, pinned: frozenset[str]
 
 def _variant(claim_id: str) -> str:
     return claim_id.split("/")[1]
+
+
+def _extended(pinned: frozenset[str], named: frozenset[str]) -> frozenset[str]:
+    """The claims a heading or caption names that extend the pinned runs, of the same metric,
+    experiment and split (``optimized for force only`` over a ``SchNet | All`` row: the
+    ``schnet_all_forceonly`` run, not ``schnet_all``), no more of them than of those (not a
+    sweep's per-seed runs); else the pinned claims."""
+    parts = {claim: claim.split("/") for claim in pinned | named}
+    extending = frozenset(claim for claim in named if len(parts[claim]) == 4 and any(
+        len(parts[run]) == 4 and parts[claim][0::2] == parts[run][0::2]
+        and parts[claim][3] == parts[run][3] and a_setting_of(parts[claim][1], parts[run][1])
+        for run in pinned))
+    return extending if extending and len(extending) <= len(pinned) else pinned
+
+
+def _titled(level: Level, vocabulary: Vocabulary) -> frozenset[str] | None:
+    """The claims the innermost heading names when it is, whole, one alias of theirs (``S2EF
+    models: optimized for force only``)."""
+    heading = level.text.rsplit(" / ", 1)[-1].strip() if level.tier == "scope" else ""
+    hits = vocabulary.find(heading) if heading else []
+    whole = len(hits) == 1 and hits[0].end - hits[0].start == len(heading)
+    return frozenset(hits[0].facets["claims"]) if whole and "claims" in hits[0].facets else None
+
+
+def a_setting_of(variant: str, run: str) -> bool:
+    """Whether ``variant`` is ``run`` with a setting of words (``schnet_all_forceonly``), not a
+    numbered one of its runs (``dt_seed1``)."""
+    return variant.startswith(f"{run}_") and not re.search(r"\d", variant[len(run):])
 
 
 def _not_alternatives(sets: list[frozenset[str]], pinned: frozenset[str]

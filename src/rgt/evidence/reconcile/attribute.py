@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from rgt.evidence.reconcile.aliases import (
     SHARED,
     aliased,
+    a_setting_of,
     baseline_row,
     level_claims,
     named_inside,
@@ -341,12 +342,17 @@ def with_pinned(facets: dict[str, Facet], pinned: dict[str, Facet],
     name that reads as a metric). A column's metric the evidence does not hold yields to the
     one the row's aliases pin when that one refines it or the row names it outright
     (``row_metrics``): a classification report's ``Macro average`` and ``Accuracy`` rows
-    under ``F1-score``, a macro F1 and an accuracy."""
+    under ``F1-score``, a macro F1 and an accuracy. The row's run yields to a setting of it
+    that a heading names (``SchNet | All`` under ``… optimized for force only``)."""
     def yields(name: str, facet: Facet) -> bool:
         ours = not any(value.startswith("@") for value in facet.values)
         if name == "metric" and not ours and "metric" in pinned and (
                 _refined_by(facet, chosen) or pinned["metric"].values <= row_metrics):
             return True
+        if name == "variant" and "variant" in pinned and all(any(
+                a_setting_of(value, run) for run in facet.values)
+                for value in pinned["variant"].values):
+            return True  # the row's run, in the setting a heading names (``…_forceonly``)
         return name in ("exp", "metric") and not facet.strong and (
             ours or facet.tier == "scope") and (name in pinned or bool(chosen) and not any(
                 claim.get(SHARED[name]) in facet.values for claim in chosen))
