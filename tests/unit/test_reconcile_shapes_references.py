@@ -101,3 +101,44 @@ def test_a_heading_naming_a_setting_of_the_row_s_run_names_that_run(tmp_path, ce
     assert {(item["line"], item["claim"].split("/")[1]) for item in
             report["matched"] + report["drift"]} == {(5, "schnet_all"),
                                                      (11, "schnet_all_forceonly")}
+
+
+FUSED = [alias_claim("wn18", f"{model}_uniform_sans-vs-{model}_uniform", "mrr", value,
+                     ["uniform SANS", name, "MRR"], unit="", candidate=f"{model}_uniform_sans",
+                     baseline=f"{model}_uniform", difference=value)
+         for model, name, value in (("transe", "TransE", 0.2143), ("distmult", "DistMult", 0.2864))]
+
+
+@pytest.mark.parametrize("first, found", [("0.2143", set()), ("0.2148", {"0.2148"})],
+                         ids=["clean", "drifted"])
+def test_numbers_given_respectively_to_names_listed_together(tmp_path, first, found):
+    # before, a third name in the sentence (`uniform SANS`) left the list of two unpaired:
+    # the first increase was held against DistMult's
+    text = (f"This is especially significant when uniform SANS is fused with TransE and "
+            f"DistMult, where an increase of {first} and 0.2864 in MRR is noticed "
+            f"respectively.\n")
+    report = run(tmp_path, FUSED, text, "paper.tex")
+    assert {item["found"] for item in report["drift"]} == found
+    assert {(item["found"], item["claim"].split("/")[1]) for item in report["matched"]} >= {
+        ("0.2864", "distmult_uniform_sans-vs-distmult_uniform")}
+    assert {item["claim"].split("/")[1] for item in report["drift"]} <= {
+        "transe_uniform_sans-vs-transe_uniform"}
+
+
+MANY_RUNS = FUSED + [alias_claim("wn18", f"{model}_{run}", "mrr", value, [name, "MRR"], unit="")
+                     for model, name in (("transe", "TransE"), ("distmult", "DistMult"))
+                     for run, value in (("uniform", 0.6085), ("selfadv", 0.7001))]
+
+
+@pytest.mark.parametrize("first, found", [("0.2143", set()), ("0.2148", {"0.2148"})],
+                         ids=["clean", "drifted"])
+def test_names_listed_together_that_name_many_runs_each(tmp_path, first, found):
+    # before, `TransE` and `DistMult`, each an alias of several runs' claims, paired no run
+    # with either number: the first increase was held against DistMult's
+    text = (f"This is especially significant when uniform SANS is fused with TransE and "
+            f"DistMult, where an increase of {first} and 0.2864 in MRR is noticed "
+            f"respectively.\n")
+    report = run(tmp_path, MANY_RUNS, text, "paper.tex")
+    assert {item["found"] for item in report["drift"]} == found
+    assert {item["claim"].split("/")[1] for item in report["drift"]} <= {
+        "transe_uniform_sans-vs-transe_uniform"}

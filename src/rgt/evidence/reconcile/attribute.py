@@ -489,8 +489,8 @@ def _candidates(site: Site, claims: list[dict], facets: dict[str, Facet], wanted
     variant where it has some (``37.6 AP``, an alias every run's test-dev AP carries)."""
     found = _not_the_other_end(site, consistent(claims, facets, wanted, role), role)
     variant = facets.get("variant")
-    if site.in_table or variant is None or variant.tier == "clause":
-        return found
+    if site.in_table or variant is None or variant.tier in ("clause", ""):
+        return found  # named in its clause, or paired with it (``respectively``)
     free = {name: facet for name, facet in facets.items() if name != "variant"}
     carried = carried_by_clause(site, consistent(claims, free, wanted, role), vocabulary)
     carried = [claim for claim in carried if claim in found] or carried

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from itertools import combinations
 
 from rgt.evidence.reconcile.exclusions import CITATION, LEAD, THEIRS
 from rgt.evidence.reconcile.sites import Level, Site
@@ -503,11 +504,44 @@ def respectively(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
     position = values.index(sentence.anchor)
     paired = {}
     for facet in ("variant", "metric", "exp"):
-        named = _distinct([hit for hit in vocabulary.find(sentence.text) if facet in hit.facets],
-                          facet)
+        hits = [hit for hit in vocabulary.find(sentence.text) if facet in hit.facets]
+        named = _distinct(hits, facet)
+        if len(named) != len(values):  # more names: those listed together (``TransE and
+            named = _listed(hits, sentence.text, facet, len(values))  # DistMult``)
         if len(named) == len(values):
-            paired[facet] = Facet(frozenset(named[position]), True)
+            paired[facet] = Facet(frozenset(named[position]), True, named=named[position])
+    if "variant" not in paired:  # names that are aliases of many runs' claims (``TransE``)
+        runs = _listed_runs(vocabulary.find(sentence.text), sentence.text, len(values))
+        if runs:
+            paired["variant"] = Facet(runs[position], True, named=runs[position])
     return paired
+
+
+def _listed_runs(hits: list[Hit], text: str, count: int) -> list[frozenset[str]]:
+    """The runs each of ``count`` names listed together names by its claims (``TransE and
+    DistMult``: the runs of each score function, a comparison's both sides), when no two
+    names share one."""
+    listed = _listed([hit for hit in hits if "claims" in hit.facets], text, "claims", count)
+    runs = [frozenset(run for claim in claims if claim.count("/") == 3
+                      for run in claim.split("/")[1].split("-vs-")) for claims in listed]
+    return runs if runs and not any(a & b for a, b in combinations(runs, 2)) else []
+
+
+LIST_JOINT = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+)", re.IGNORECASE)
+
+
+def _listed(hits: list[Hit], text: str, facet: str, count: int) -> list[frozenset[str]]:
+    """The values of ``count`` names listed together (``TransE and DistMult``, ``A, B and
+    C``), the first such list; none when no list has that many."""
+    run: list[Hit] = []
+    for hit in hits:
+        if run and not LIST_JOINT.fullmatch(text[run[-1].end:hit.start]):
+            if len(run) == count:
+                break
+            run = []
+        run.append(hit)
+    named = _distinct(run, facet) if len(run) == count else []
+    return named if len(named) == count else []
 
 
 def _distinct(hits: list[Hit], facet: str) -> list[frozenset[str]]:

@@ -91,6 +91,10 @@ BY = re.compile(r"\bby\s*$", re.IGNORECASE)
 _CHANGE = r"[-+\u2212]?\d[\d.,]*\s?%?"
 _LISTED = rf"(?:{_CHANGE}\s*(?:\(\s*{_CHANGE}\s*\)\s*)?,\s*(?:and\s+)?)"
 BY_LIST = re.compile(rf"\bby\s+{_LISTED}+$|\bby\s+{_LISTED}*{_CHANGE}\s*\(\s*$", re.IGNORECASE)
+# a list of changes after a difference noun: ``an increase of 0.2143 and 0.2864``
+NOUN_LIST = re.compile(r"\b(?:difference|gain|improvement|change|drop|decrease|increase|"
+                       rf"reduction)s?\s+of\s+(?:{_CHANGE}\s*(?:,\s*(?:and\s+)?|and\s+))+$",
+                       re.IGNORECASE)
 DIFFERENCE_NOUN = re.compile(
     r"(?:\b(?:difference|diff|delta|gain|improvement|change|drop|effect|lift|decrease|"
     r"increase|reduction)|\u0394)\s*$", re.IGNORECASE)
@@ -265,7 +269,8 @@ def value_form(text: str, number: Number) -> frozenset[str]:
     leading = before[:TRAILING_FILLER.search(before).start()]
     form = {"signed"} if number.sign else set()
     if (number.sign == "+" or number.text.endswith("pp") or BY.search(leading)
-            or DIFFERENCE_NOUN.search(leading) or BY_LIST.search(before)):
+            or DIFFERENCE_NOUN.search(leading) or BY_LIST.search(before)
+            or NOUN_LIST.search(before)):
         form.add("difference")
     after = text[number.end:number.end + 30]
     return frozenset(form | direction_words(before, after) | _from_to(leading) | _bound(before))
