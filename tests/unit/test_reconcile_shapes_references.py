@@ -142,3 +142,22 @@ def test_names_listed_together_that_name_many_runs_each(tmp_path, first, found):
     assert {item["found"] for item in report["drift"]} == found
     assert {item["claim"].split("/")[1] for item in report["drift"]} <= {
         "transe_uniform_sans-vs-transe_uniform"}
+
+
+GEMNET = [alias_claim("oc20_s2ef", "gemnet_oc_all", "energy_mae", 0.1668,
+                      ["gemnet_oc_all", "Energy MAE"], unit="", direction="lower"),
+          alias_claim("oc20_is2re", "gemnet_oc_is2re", "energy_mae", 0.3997,
+                      ["IS2RE", "Energy MAE"], unit="", direction="lower")]
+LINKS_COLUMN = ("| Model | Energy MAE | Test metrics |\n| --- | --- | --- |\n"
+                "| gemnet_oc_all | {cell} | [S2EF](https://example.org/s2ef.json) \\| "
+                "[IS2RE](https://example.org/is2re.json) |\n")
+
+
+@pytest.mark.parametrize("cell, found", [("0.1668", set()), ("0.1672", {"0.1672"})],
+                         ids=["clean", "drifted"])
+def test_a_cell_listing_links_apart_by_bars_names_no_row(tmp_path, cell, found):
+    # before, the link texts of the row's `Test metrics` cell (`IS2RE`, an alias of another
+    # task's claims) joined its name, and the row named no claim at all
+    report = run(tmp_path, GEMNET, LINKS_COLUMN.format(cell=cell))
+    assert {item["found"] for item in report["drift"]} == found
+    assert len(report["matched"] + report["drift"]) == 1

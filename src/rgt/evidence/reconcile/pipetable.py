@@ -15,9 +15,25 @@ BOLD_LINE = re.compile(r"\s*(\*\*|__)[^*_]+\1\s*")
 
 def cells(line: str, number: int, wrapped: bool = False) -> list[Cell]:
     """The cells of a pipe-table row (``\\|`` is a literal bar); ``wrapped``: its line breaks
-    only wrap a phrase (``Score on<br>SWE Bench<br>Lite``), read as spaces."""
-    return [Cell(inline(BREAK.sub(" ", text) if wrapped else _breaks(text), names=True).strip(),
-                 number) for text in (piece.replace("\\|", "|") for piece in _pieces(line))]
+    only wrap a phrase (``Score on<br>SWE Bench<br>Lite``), read as spaces. A cell of several
+    links (``[checkpoint](…) \\| [config](…)``, ``[S2EF](…) \\| [IS2RE](…)``) names files to
+    fetch, not the row: read as ``links`` (not empty: an empty label cell carries the one
+    above)."""
+    return [Cell("links" if _links(piece) else inline(
+        BREAK.sub(" ", text) if wrapped else _breaks(text), names=True).strip(), number)
+        for piece, text in ((piece, piece.replace("\\|", "|")) for piece in _pieces(line))]
+
+
+_LINK = r"\[[^\]]*\]\([^)]*\)"
+# links listed apart by literal bars (``[checkpoint](…) \| [config](…)``), no number's text
+LINK_LIST = re.compile(rf"\s*{_LINK}(?:\s*\\\|\s*{_LINK})+\s*")
+NUMBER_LINK = re.compile(r"\[[*_\s]*[-+]?\d[\d.,]*%?[*_\s]*\]")  # ``[**75.0**](…)``
+
+
+def _links(piece: str) -> bool:
+    """Whether a cell, as written, lists two or more links apart by literal bars and nothing
+    else, none of them a number's."""
+    return LINK_LIST.fullmatch(piece) is not None and NUMBER_LINK.search(piece) is None
 
 
 def header_cells(line: str, number: int, body: list[str]) -> list[Cell]:
