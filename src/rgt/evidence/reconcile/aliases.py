@@ -74,6 +74,8 @@ def aliased(site: Site, vocabulary: Vocabulary) -> frozenset[str] | None:
             # document title's ``PointNet++``
             titled = _titled(level, vocabulary)
             for named in reversed(sets) if level.tier == "scope" else sets:
+                if _differences_only(pinned & named, pinned):
+                    continue  # a caption naming a comparison's sides names no difference
                 pinned = pinned & named if pinned & named else (
                     _extended(pinned, named) if named == titled else pinned)
     return pinned
@@ -89,7 +91,7 @@ def _settings_left_out(text: str, vocabulary: Vocabulary, pinned: frozenset[str]
     sets = alias_sets(text, vocabulary)
     kept = [named for named in sets if named & pinned]
     left = frozenset().union(*(named for named in sets if not named & pinned))
-    if not kept or not left or any("-vs-" in _variant(claim) for claim in left):
+    if not kept or not left or any(map(_a_comparison, left)):
         return frozenset()  # a comparison's name is no setting of its candidate
     named = frozenset.intersection(*kept)
     models = {_variant(claim) for claim in pinned}
@@ -112,6 +114,18 @@ def _extended(pinned: frozenset[str], named: frozenset[str]) -> frozenset[str]:
         and parts[claim][3] == parts[run][3] and a_setting_of(parts[claim][1], parts[run][1])
         for run in pinned))
     return extending if extending and len(extending) <= len(pinned) else pinned
+
+
+def _differences_only(narrowed: frozenset[str], pinned: frozenset[str]) -> bool:
+    """Whether narrowing ``pinned`` would leave only comparisons of the levels it held
+    (``Comparison of the Self-Adversarial … with our Self-Adversarial SANS`` over a row of
+    ours: its levels, not only the differences the caption's names share)."""
+    return bool(narrowed) and all(map(_a_comparison, narrowed)) and not all(
+        map(_a_comparison, pinned))
+
+
+def _a_comparison(claim_id: str) -> bool:
+    return "-vs-" in claim_id
 
 
 def _titled(level: Level, vocabulary: Vocabulary) -> frozenset[str] | None:
