@@ -61,8 +61,10 @@ def mutated(text: str, part: str, rng: random.Random) -> str:
 def replace_token(line: str, text: str, occurrence: int, new: str) -> str:
     """``line`` with the ``occurrence``-th standalone ``text`` (not inside a longer number)
     replaced by ``new``."""
-    # not inside a longer number or a word; after LaTeX's \pm a number starts (``2.1\pm0.6``)
-    matches = list(re.finditer(rf"(?:(?<![\w.])|(?<=\\pm)){re.escape(text)}(?!\d|\.\d)", line))
+    # not inside a longer number or a word; after LaTeX's \pm a number starts (``2.1\pm0.6``),
+    # and after Markdown's emphasis (``__4.17%__``)
+    matches = list(re.finditer(rf"(?:(?<![\w.])|(?<=\\pm)|(?<=(?<!\w)__)|(?<=(?<!\w)_))"
+                               rf"{re.escape(text)}(?!\d|\.\d)", line))
     if len(matches) < occurrence:
         raise SystemExit(f"{text!r} occurs {len(matches)} time(s) in {line!r}, not {occurrence}")
     match = matches[occurrence - 1]

@@ -70,6 +70,13 @@ def test_the_planting_script_finds_a_number_glued_to_pm():
     assert plant.replace_token(r"$10.6$ and $0.6$", "0.6", 1, "0.9") == r"$10.6$ and $0.9$"
 
 
+def test_the_planting_script_finds_a_number_in_markdown_emphasis():
+    plant = planter()
+    assert plant.replace_token("5.48% without; __4.17%__ with", "4.17", 1, "4.19") == \
+        "5.48% without; __4.19%__ with"
+    assert plant.replace_token("epoch_4.17 and 4.17", "4.17", 1, "4.19") == "epoch_4.17 and 4.19"
+
+
 def test_the_planting_script_changes_a_number_in_scientific_notation_by_its_mantissa():
     plant = planter()
     for seed in range(20):
