@@ -265,10 +265,12 @@ def _credits_ours(site: Site, vocabulary: Vocabulary) -> bool:
 def _column_pins(site: Site, pinned: frozenset[str] | None, vocabulary: Vocabulary) -> bool:
     """Whether the cell's column header is one of the evidence's names and, with its row,
     pins a single claim (``kNN`` over ``44`` in the ``Chroma`` row of a table of accuracies;
-    not a ``dim.`` column beside it)."""
+    not a ``dim.`` column beside it), or is empty and the row alone pins one (``Alien`` and
+    its score, in a grid of games)."""
     column = site.level("column")
-    return bool(pinned) and len(pinned) == 1 and column is not None and \
+    return bool(pinned) and len(pinned) == 1 and column is not None and (
         level_claims(column.text, vocabulary) is not None
+        or not column.text.strip() and site.column > 0)  # (not a row index's column)
 
 
 def _as_named(pinned: frozenset[str] | None, claims: list[dict],

@@ -94,7 +94,7 @@ class Blocks:
     def table(self, table: Table) -> None:
         """Add a table under the current scope (a folded one as its halves)."""
         self.close()
-        for half in unfolded(table):
+        for half in unfolded(named_cells(table)):
             for part in unstacked(half):
                 part.scope = self.scope
                 self.items.append(part)
@@ -191,6 +191,24 @@ def with_setting_rows(header: list[str], settings: list[list[Cell]]) -> list[str
         heads = [head if j == 0 else " ".join(filter(None, [head, setting(
             name, row[j].text if j < len(row) else "")])) for j, head in enumerate(heads)]
     return heads
+
+
+# a cell that is a name and its number in parentheses: ``Alien (2611)``, ``Pong(21)``
+NAMED_NUMBER = re.compile(r"\s*([^\W\d_][^()]*?)\s*\(\s*([-+\u2212]?\d[\d.,]*%?)\s*\)\s*")
+
+
+def named_cells(table: Table) -> Table:
+    """A table whose every filled cell, header row none, is a name with its number in
+    parentheses (a grid of games and their scores, ``[Alien](…) (2611)``), as a table of
+    two columns, one row a cell: its name, then its number; any other as itself."""
+    cells = [cell for row in table.rows for cell in row if cell.text.strip()]
+    if any(head.strip() for head in table.header) or len(cells) < 2 or not all(
+            NAMED_NUMBER.fullmatch(cell.text) for cell in cells):
+        return table
+    pairs = [NAMED_NUMBER.fullmatch(cell.text) for cell in cells]
+    return Table(["", ""], [[Cell(pair.group(1), cell.line, cell.later),
+                             Cell(pair.group(2), cell.line, cell.later)]
+                            for pair, cell in zip(pairs, cells, strict=True)], table.caption)
 
 
 def unfolded(table: Table) -> list[Table]:
