@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 
 from rgt.evidence.reconcile.aliases import (
     SHARED,
-    aliased,
     a_setting_of,
+    aliased,
     baseline_row,
     level_claims,
     named_inside,
