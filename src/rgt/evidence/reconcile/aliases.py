@@ -91,7 +91,9 @@ def _settings_left_out(text: str, vocabulary: Vocabulary, pinned: frozenset[str]
     sets = alias_sets(text, vocabulary)
     kept = [named for named in sets if named & pinned]
     left = frozenset().union(*(named for named in sets if not named & pinned))
-    if not kept or not left or any(map(_a_comparison, left)):
+    if not kept or not left:
+        return frozenset()
+    if any(map(_a_comparison, left)):
         return frozenset()  # a comparison's name is no setting of its candidate
     named = frozenset.intersection(*kept)
     models = {_variant(claim) for claim in pinned}

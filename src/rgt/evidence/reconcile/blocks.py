@@ -216,7 +216,7 @@ def unfolded(table: Table) -> list[Table]:
     Metric | Dataset | Depth | Metric |``), as one table per half; any other as itself."""
     header, width = table.header, len(table.header)
     period = next((k for k in range(2, width // 2 + 1) if width % k == 0 and header[0] and all(
-        header[j] == header[j % k] or j % k == 0 and _names_column(table, j, k)
+        header[j] == header[j % k] or j % k == 0 and _names_column(table, j)
         for j in range(width))), 0)
     if not period:
         return [table]
@@ -228,13 +228,13 @@ def unfolded(table: Table) -> list[Table]:
 NAME_CELL = re.compile(r"^[^\W\d_][^\n]*$")  # opens with a letter: ``R_Hip``, ``WalkDog``
 
 
-def _names_column(table: Table, column: int, period: int) -> bool:
+def _names_column(table: Table, column: int) -> bool:
     """Whether ``column`` opens a half of its own: a head of its own over row names, as the
     first column is (``| ResNet-50 | 1/16 | … | ResNet-101 | 1/16 | …``, each half's
     backbone over ``SupBaseline`` and ``Ours`` again)."""
     rows = [row for row in table.rows if len(row) > column]
     return bool(rows) and all(NAME_CELL.match(row[j].text.strip()) for row in rows
-                              for j in (0, column)) and column % period == 0
+                              for j in (0, column))
 
 
 def unstacked(table: Table) -> list[Table]:
