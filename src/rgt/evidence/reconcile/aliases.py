@@ -22,7 +22,7 @@ from rgt.evidence.reconcile.facets import Facet
 from rgt.evidence.reconcile.names import alias_key, is_comparison
 from rgt.evidence.reconcile.sites import Level, Site
 from rgt.evidence.reconcile.text import fold
-from rgt.evidence.reconcile.vocabulary import Vocabulary
+from rgt.evidence.reconcile.vocabulary import Vocabulary, id_parts, runs_of
 
 STRONG = ("cell", "column", "row", "corner")
 WEAK = ("caption", "scope")
@@ -96,13 +96,9 @@ def _settings_left_out(text: str, vocabulary: Vocabulary, pinned: frozenset[str]
     if any(map(_a_comparison, left)):
         return frozenset()  # a comparison's name is no setting of its candidate
     named = frozenset.intersection(*kept)
-    models = {_variant(claim) for claim in pinned}
-    return named if all(any(_variant(claim).startswith(f"{model}_") for model in models)
-                        for claim in left) else frozenset()
-
-
-def _variant(claim_id: str) -> str:
-    return claim_id.split("/")[1]
+    models = {run for claim in pinned for run in runs_of(claim)}
+    return named if all(any(run.startswith(f"{model}_") for model in models)
+                        for claim in left for run in runs_of(claim)) else frozenset()
 
 
 def _extended(pinned: frozenset[str], named: frozenset[str]) -> frozenset[str]:
@@ -110,11 +106,10 @@ def _extended(pinned: frozenset[str], named: frozenset[str]) -> frozenset[str]:
     experiment and split (``optimized for force only`` over a ``SchNet | All`` row: the
     ``schnet_all_forceonly`` run, not ``schnet_all``), no more of them than of those (not a
     sweep's per-seed runs); else the pinned claims."""
-    parts = {claim: claim.split("/") for claim in pinned | named}
-    extending = frozenset(claim for claim in named if len(parts[claim]) == 4 and any(
-        len(parts[run]) == 4 and parts[claim][0::2] == parts[run][0::2]
-        and parts[claim][3] == parts[run][3] and a_setting_of(parts[claim][1], parts[run][1])
-        for run in pinned))
+    parts = {claim: id_parts(claim) for claim in pinned | named}
+    extending = frozenset(claim for claim in named if parts[claim] and any(
+        parts[run] and parts[claim][:1] + parts[claim][2:] == parts[run][:1] + parts[run][2:]
+        and a_setting_of(parts[claim][1], parts[run][1]) for run in pinned))
     return extending if extending and len(extending) <= len(pinned) else pinned
 
 
@@ -127,7 +122,7 @@ def _differences_only(narrowed: frozenset[str], pinned: frozenset[str]) -> bool:
 
 
 def _a_comparison(claim_id: str) -> bool:
-    return "-vs-" in claim_id
+    return len(runs_of(claim_id)) == 2
 
 
 def _titled(level: Level, vocabulary: Vocabulary) -> frozenset[str] | None:

@@ -194,7 +194,7 @@ def with_setting_rows(header: list[str], settings: list[list[Cell]]) -> list[str
 
 
 # a cell that is a name and its number in parentheses: ``Alien (2611)``, ``Pong(21)``
-NAMED_NUMBER = re.compile(r"\s*([^\W\d_][^()]*?)\s*\(\s*([-+\u2212]?\d[\d.,]*%?)\s*\)\s*")
+NAME_AND_NUMBER = re.compile(r"\s*([^\W\d_][^()]*?)\s*\(\s*([-+\u2212]?\d[\d.,]*%?)\s*\)\s*")
 
 
 def named_cells(table: Table) -> Table:
@@ -203,9 +203,9 @@ def named_cells(table: Table) -> Table:
     two columns, one row a cell: its name, then its number; any other as itself."""
     cells = [cell for row in table.rows for cell in row if cell.text.strip()]
     if any(head.strip() for head in table.header) or len(cells) < 2 or not all(
-            NAMED_NUMBER.fullmatch(cell.text) for cell in cells):
+            NAME_AND_NUMBER.fullmatch(cell.text) for cell in cells):
         return table
-    pairs = [NAMED_NUMBER.fullmatch(cell.text) for cell in cells]
+    pairs = [NAME_AND_NUMBER.fullmatch(cell.text) for cell in cells]
     return Table(["", ""], [[Cell(pair.group(1), cell.line, cell.later),
                              Cell(pair.group(2), cell.line, cell.later)]
                             for pair, cell in zip(pairs, cells, strict=True)], table.caption)

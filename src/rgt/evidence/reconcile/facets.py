@@ -18,7 +18,7 @@ from rgt.evidence.reconcile.exclusions import CITATION, LEAD, THEIRS
 from rgt.evidence.reconcile.sites import Level, Site
 from rgt.evidence.reconcile.statistics import find_statements
 from rgt.evidence.reconcile.text import fold, sentence_spans
-from rgt.evidence.reconcile.vocabulary import OTHER, Hit, Vocabulary
+from rgt.evidence.reconcile.vocabulary import OTHER, Hit, Vocabulary, runs_of
 
 FACETS = ("metric", "split", "variant", "exp", "dispersion", "role", "kind")
 
@@ -522,8 +522,7 @@ def _listed_runs(hits: list[Hit], text: str, count: int) -> list[frozenset[str]]
     DistMult``: the runs of each score function, a comparison's both sides), when no two
     names share one."""
     listed = _listed([hit for hit in hits if "claims" in hit.facets], text, "claims", count)
-    runs = [frozenset(run for claim in claims if claim.count("/") == 3
-                      for run in claim.split("/")[1].split("-vs-")) for claims in listed]
+    runs = [frozenset(run for claim in claims for run in runs_of(claim)) for claims in listed]
     return runs if runs and not any(a & b for a, b in combinations(runs, 2)) else []
 
 

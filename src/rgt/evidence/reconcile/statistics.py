@@ -91,13 +91,12 @@ BY = re.compile(r"\bby\s*$", re.IGNORECASE)
 _CHANGE = r"[-+\u2212]?\d[\d.,]*\s?%?"
 _LISTED = rf"(?:{_CHANGE}\s*(?:\(\s*{_CHANGE}\s*\)\s*)?,\s*(?:and\s+)?)"
 BY_LIST = re.compile(rf"\bby\s+{_LISTED}+$|\bby\s+{_LISTED}*{_CHANGE}\s*\(\s*$", re.IGNORECASE)
-# a list of changes after a difference noun: ``an increase of 0.2143 and 0.2864``
-NOUN_LIST = re.compile(r"\b(?:difference|gain|improvement|change|drop|decrease|increase|"
-                       rf"reduction)s?\s+of\s+(?:{_CHANGE}\s*(?:,\s*(?:and\s+)?|and\s+))+$",
-                       re.IGNORECASE)
-DIFFERENCE_NOUN = re.compile(
-    r"(?:\b(?:difference|diff|delta|gain|improvement|change|drop|effect|lift|decrease|"
-    r"increase|reduction)|\u0394)\s*$", re.IGNORECASE)
+_CHANGE_NOUNS = r"difference|gain|improvement|change|drop|decrease|increase|reduction"
+# a list of changes after a change's noun: ``an increase of 0.2143 and 0.2864``
+NOUN_LIST = re.compile(rf"\b(?:{_CHANGE_NOUNS})s?\s+of\s+"
+                       rf"(?:{_CHANGE}\s*(?:,\s*(?:and\s+)?|and\s+))+$", re.IGNORECASE)
+DIFFERENCE_NOUN = re.compile(rf"(?:\b(?:{_CHANGE_NOUNS}|diff|delta|effect|lift)|\u0394)\s*$",
+                             re.IGNORECASE)
 
 
 @dataclass(frozen=True)

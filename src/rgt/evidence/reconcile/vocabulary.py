@@ -82,6 +82,19 @@ class Hit:
     implied: frozenset[str] = frozenset()
 
 
+def id_parts(claim_id: str) -> tuple[str, ...] | None:
+    """A claim id's experiment, run, metric and split (``<exp>/<variant>/<metric>/<split>``);
+    None for an id of another shape."""
+    parts = tuple(claim_id.split("/"))
+    return parts if len(parts) == 4 else None
+
+
+def runs_of(claim_id: str) -> tuple[str, ...]:
+    """The run a claim id names, or a comparison's two (``<candidate>-vs-<baseline>``)."""
+    parts = id_parts(claim_id)
+    return tuple(parts[1].split("-vs-")) if parts else ()
+
+
 def phrase_key(phrase: str) -> str:
     """A phrase as the vocabulary keys it: folded, its spaces collapsed."""
     return " ".join(fold(phrase).split())
