@@ -211,13 +211,24 @@ def declared_unit(*texts: str) -> str:
     return ""
 
 
-SIZE_CLASS = re.compile(r"\([SL]\)")  # COCO's small and large objects: ``AP (S)``, ``AR (L)``
+CLASS_LETTER = re.compile(r"\s*\(([A-Z])\)\s*$")
+
+
+def _names_a_class(table: Table, header: str) -> bool:
+    """A header's ``(M)`` names a class or protocol, no millions, where another header names
+    the same thing with another letter: COCO's medium objects beside small and large ones
+    (``AP (M)``, ``AR (L)``), the medium protocol beside the hard one (``ROxf (H)``)."""
+    match = CLASS_LETTER.search(header)
+    if not match or match.group(1) != "M":
+        return False
+    base = header[:match.start()].strip()
+    return any((other := CLASS_LETTER.search(name)) and other.group(1) != "M"
+               and name[:other.start()].strip() == base for name in table.header)
 
 
 def _unit(table: Table, header: str, label: str) -> str:
-    """The unit of a cell's numbers; a header's ``(M)`` beside an ``(S)`` or ``(L)`` is COCO's
-    medium objects (``AP (M)``), no millions."""
-    if "(M)" in header and any(SIZE_CLASS.search(name) for name in table.header):
+    """The unit of a cell's numbers, declared by its header, row label or caption."""
+    if _names_a_class(table, header):
         return declared_unit(label, table.caption)
     return declared_unit(header, label, table.caption)
 

@@ -1,0 +1,33 @@
+"""Shapes of results the real corpus's fifty-fourth held-out part showed (now in
+tests/data/reconcile_real/dev), read as a reader reads them: an image-retrieval README whose
+column heads name each dataset's protocol by a letter in parentheses (`ROxf (M)` for medium,
+`ROxf (H)` for hard). The snippets follow that shape, with numbers of their own."""
+
+from __future__ import annotations
+
+import pytest
+
+from reconcile_helpers import alias_claim
+from reconcile_helpers import reconcile_text as run
+
+PROTOCOLS = {"roxf_m": "ROxf (M)", "roxf_h": "ROxf (H)"}
+CLAIMS = [alias_claim(exp, "gem", "map", value, ["GeM", head]) for (exp, head), value
+          in zip(PROTOCOLS.items(), (62.4, 34.1))]
+TABLE = ("| Model | ROxf (M) | ROxf (H) |\n|:--|:--:|:--:|\n| GeM | {medium} | 34.1 |\n")
+
+
+@pytest.mark.parametrize("medium, found", [("62.4", set()), ("62.7", {"62.7"})],
+                         ids=["clean", "drifted"])
+def test_a_letter_naming_a_protocol_beside_another_is_no_multiple(tmp_path, medium, found):
+    # before, `(M)` declared millions: the equal cell was drift with the fix 0.0000624
+    report = run(tmp_path, CLAIMS, TABLE.format(medium=medium))
+    assert {(item["found"], item["fix"]) for item in report["drift"]} == \
+        {(number, "62.4") for number in found}
+    assert len(report["matched"]) == 2 - len(found)
+
+
+def test_a_multiple_beside_another_head_s_unit_is_still_a_multiple(tmp_path):
+    claims = [alias_claim("imagenet", "gem", "params", 25.6, ["GeM", "Params"], unit="M")]
+    report = run(tmp_path, claims, "| Model | Params (M) | FLOPs (G) |\n|--|--|--|\n"
+                                   "| GeM | 25.6 | 4.1 |\n")
+    assert [item["found"] for item in report["matched"]] == ["25.6"]
