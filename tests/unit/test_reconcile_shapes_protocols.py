@@ -31,3 +31,20 @@ def test_a_multiple_beside_another_head_s_unit_is_still_a_multiple(tmp_path):
     report = run(tmp_path, claims, "| Model | Params (M) | FLOPs (G) |\n|--|--|--|\n"
                                    "| GeM | 25.6 | 4.1 |\n")
     assert [item["found"] for item in report["matched"]] == ["25.6"]
+
+
+CLIPS = [alias_claim("k400", f"{pretrain}_u{frames}", "top1", value,
+                     [pretrain, str(frames), "uniform sampling", "top1 acc"])
+         for pretrain, frames, value in (("clip", 8, 84.3), ("clip-k710", 16, 89.0))]
+CLIP_TABLE = ("| uniform sampling | pretrain | top1 acc | testing protocol |\n|--|--|--|--|\n"
+              "| 8 | clip | 84.3 | 4 clips x 3 crop |\n| 16 | clip-k710 | {cell} | 4 clips x 3 crop |\n")
+
+
+@pytest.mark.parametrize("cell, found", [("89.0", set()), ("88.7", {"88.7"})],
+                         ids=["clean", "drifted"])
+def test_a_count_of_things_is_not_the_run_named_like_them(tmp_path, cell, found):
+    # before, `4 clips` named the run pretrained on `clip`: the second row named two runs
+    # and its number was never checked
+    report = run(tmp_path, CLIPS, CLIP_TABLE.format(cell=cell))
+    assert {item["found"] for item in report["drift"]} == found
+    assert len(report["matched"] + report["drift"]) == 2

@@ -186,9 +186,17 @@ class Vocabulary:
         folded, hits, position = fold(text), [], 0
         while (match := self.pattern().search(folded, position)) is not None:
             spans = self._split(folded, match) or [match.span()]
-            hits += [self._hit(folded, start, end) for start, end in spans]
+            hits += [self._hit(folded, start, end) for start, end in spans
+                     if not self._counted(folded, start, end)]
             position = spans[-1][1]
         return hits
+
+    def _counted(self, folded: str, start: int, end: int) -> bool:
+        """A name in the plural after a count is that many things, no name (``4 clips x 3
+        crop`` beside a run pretrained on ``clip``)."""
+        written = " ".join(folded[start:end].split())
+        return written not in self.phrases and written.endswith("s") \
+            and COUNT_BEFORE.search(folded, 0, start) is not None
 
     def phrases_in(self, text: str) -> set[str]:
         """The phrases found in ``text``, as keys (singular, folded)."""
@@ -238,6 +246,7 @@ class Vocabulary:
 
 
 BOUNDARY = re.compile(r"(?<=[a-z])\s(?=\d)")
+COUNT_BEFORE = re.compile(r"(?<![\w.])\d+\s+$")
 
 
 def _joined(word: str) -> str:
