@@ -48,3 +48,25 @@ def test_a_count_of_things_is_not_the_run_named_like_them(tmp_path, cell, found)
     report = run(tmp_path, CLIPS, CLIP_TABLE.format(cell=cell))
     assert {item["found"] for item in report["drift"]} == found
     assert len(report["matched"] + report["drift"]) == 2
+
+
+HITS = [alias_claim("single_hit", f"exp{k}", "accuracy", value,
+                    [f"Exp {k}", "S(P)", "single-hit", "ACC(%)"]) for k, value in ((1, 97), (2, 96))]
+HITS += [alias_claim("multi_hit", f"exp{k}", "recall", value,
+                     [f"Exp {k}", "M(P)", "multi-hit", "REC(%)"]) for k, value in ((1, 90), (2, 89))]
+MATRICES = ("N, S and M stand for non-sample-hit, single-hit and multi-hit.\n\n"
+            "| Exp 1 | ACC(%) | REC(%) |\n|--|--|--|\n| N(P) | 99 | 100 |\n| S(P) | {cell} | 99 |\n"
+            "| M(P) | 96 | 90 |\n\n"
+            "| Exp 2 | ACC(%) | REC(%) |\n|--|--|--|\n| N(P) | 99 | 100 |\n| S(P) | 96 | 97 |\n"
+            "| M(P) | 95 | 89 |\n")
+
+
+@pytest.mark.parametrize("cell, found", [("97", set()), ("98", {"98"})],
+                         ids=["clean", "drifted"])
+def test_a_claim_is_stated_in_the_row_naming_it_most_narrowly(tmp_path, cell, found):
+    # before, `N(P)`'s accuracy (a class no claim is of) and `M(P)`'s were drifts of the
+    # single-hit claim their table's corner and column name, `S(P)`'s recall one of multi-hit
+    report = run(tmp_path, HITS, MATRICES.format(cell=cell))
+    assert {item["found"] for item in report["drift"]} == found
+    assert sorted(item["found"] for item in report["matched"]) == \
+        sorted(["96", "90", "89", "97"][:4 - len(found)])

@@ -45,7 +45,7 @@ def document_outcomes(path: Path, claims: list[dict], vocabulary: Vocabulary,
             else:
                 judged.append((site, statement, attribution, oriented,
                                judge(statement, attribution, site.unit, oriented)))
-        checked = resolve_cells(judged, claims)
+        checked = resolve_cells(judged, claims, vocabulary)
         if isinstance(block, Paragraph):
             checked += paragraph_findings(block, [outcome for _, outcome in checked])
         found += checked

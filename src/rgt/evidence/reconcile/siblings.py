@@ -19,6 +19,7 @@ from rgt.evidence.reconcile.attribute import Attribution
 from rgt.evidence.reconcile.check import Outcome, document_scale, judge
 from rgt.evidence.reconcile.sites import Site
 from rgt.evidence.reconcile.statistics import Statement
+from rgt.evidence.reconcile.vocabulary import Vocabulary
 
 Pending = tuple[Site, Statement, Attribution, bool]  # bool: positive = better there
 Judged = tuple[Site, Statement, Attribution, bool, list[Outcome]]
@@ -26,7 +27,8 @@ Found = tuple[Site, Outcome]
 MOST = 6  # the most cells paired with claims at once (6! pairings)
 
 
-def resolve_cells(judged: list[Judged], claims: list[dict]) -> list[Found]:
+def resolve_cells(judged: list[Judged], claims: list[dict],
+                  vocabulary: Vocabulary) -> list[Found]:
     """Every outcome as judged, but a table cell's numbers that no name tells apart and that
     one left unmapped (``91.3/91.1``: MNLI's matched and mismatched sets, both named ``MNLI
     large``) resolved together, as unnamed rows are: the claims the others state are not its."""
@@ -40,7 +42,42 @@ def resolve_cells(judged: list[Judged], claims: list[dict]) -> list[Found]:
             found += _resolve([item[:4] for item in items])
         else:
             found += [(item[0], outcome) for item in items for outcome in item[4]]
-    return _twin_rows(_stated_once(_one_runs(found, judged)))
+    return _twin_rows(_stated_once(_one_runs(_rows_named_otherwise(found, vocabulary), judged)))
+
+
+def _rows_named_otherwise(found: list[Found], vocabulary: Vocabulary) -> list[Found]:
+    """A claim is stated in the row whose label names it most narrowly: a drift of it in the
+    same column of a row whose label names it more broadly, names other claims or none (a
+    confusion matrix's ``Exp 2 N(P)``, the class no claim is of, beside ``Exp 2 S(P)``;
+    ``S(P)``'s recall, where ``M(P)`` names the claim of recall) is another thing's number."""
+    labelled = [(site, outcome, _row_claims(site, vocabulary)) for site, outcome in found]
+    naming: dict[tuple, list[frozenset[str]]] = {}
+    for site, outcome, named in labelled:
+        if named and outcome.claim is not None and outcome.claim["id"] in named:
+            naming.setdefault((site.column, outcome.claim["id"]), []).append(named)
+    return [(site, outcome) for site, outcome, named in labelled
+            if outcome.status != "drift" or not _stated_elsewhere(
+                site, named, naming.get((site.column, outcome.claim["id"]), []),
+                outcome.claim["id"])]
+
+
+def _stated_elsewhere(site: Site, named: frozenset[str] | None,
+                      others: list[frozenset[str]], claim: str) -> bool:
+    """Whether another row of the cell's column names ``claim`` more narrowly than the cell's
+    row label (a label naming no claim names it most broadly)."""
+    if not site.in_table or site.level("row") is None or not site.level("row").text.strip():
+        return False
+    return any(other != named and (named is None or claim not in named or other < named)
+               for other in others)
+
+
+def _row_claims(site: Site, vocabulary: Vocabulary) -> frozenset[str] | None:
+    """The claims a table cell's row label names: those each of its names of claims names
+    (``Exp 2 S(P)``: experiment 2's single-hit claims); ``None`` where it names none."""
+    row = site.level("row")
+    named = [frozenset(hit.facets["claims"]) for hit in vocabulary.find(row.text if row else "")
+             if hit.facets.get("claims")]
+    return frozenset.intersection(*named) if named and site.in_table else None
 
 
 def _named_column(judged: list[Judged], claims: list[dict]) -> list[Judged]:
