@@ -9,10 +9,11 @@ import pytest
 
 from reconcile_helpers import alias_claim
 from reconcile_helpers import reconcile_text as run
+from rgt.evidence.reconcile import reconcile
 
 PROTOCOLS = {"roxf_m": "ROxf (M)", "roxf_h": "ROxf (H)"}
 CLAIMS = [alias_claim(exp, "gem", "map", value, ["GeM", head]) for (exp, head), value
-          in zip(PROTOCOLS.items(), (62.4, 34.1))]
+          in zip(PROTOCOLS.items(), (62.4, 34.1), strict=True)]
 TABLE = ("| Model | ROxf (M) | ROxf (H) |\n|:--|:--:|:--:|\n| GeM | {medium} | 34.1 |\n")
 
 
@@ -37,7 +38,8 @@ CLIPS = [alias_claim("k400", f"{pretrain}_u{frames}", "top1", value,
                      [pretrain, str(frames), "uniform sampling", "top1 acc"])
          for pretrain, frames, value in (("clip", 8, 84.3), ("clip-k710", 16, 89.0))]
 CLIP_TABLE = ("| uniform sampling | pretrain | top1 acc | testing protocol |\n|--|--|--|--|\n"
-              "| 8 | clip | 84.3 | 4 clips x 3 crop |\n| 16 | clip-k710 | {cell} | 4 clips x 3 crop |\n")
+              "| 8 | clip | 84.3 | 4 clips x 3 crop |\n"
+              "| 16 | clip-k710 | {cell} | 4 clips x 3 crop |\n")
 
 
 @pytest.mark.parametrize("cell, found", [("89.0", set()), ("88.7", {"88.7"})],
@@ -50,10 +52,11 @@ def test_a_count_of_things_is_not_the_run_named_like_them(tmp_path, cell, found)
     assert len(report["matched"] + report["drift"]) == 2
 
 
-HITS = [alias_claim("single_hit", f"exp{k}", "accuracy", value,
-                    [f"Exp {k}", "S(P)", "single-hit", "ACC(%)"]) for k, value in ((1, 97), (2, 96))]
-HITS += [alias_claim("multi_hit", f"exp{k}", "recall", value,
-                     [f"Exp {k}", "M(P)", "multi-hit", "REC(%)"]) for k, value in ((1, 90), (2, 89))]
+HITS = [alias_claim(f"{kind}_hit", f"exp{k}", metric, value,
+                    [f"Exp {k}", f"{kind[0].upper()}(P)", f"{kind}-hit", f"{head}(%)"])
+        for kind, metric, head, values in (("single", "accuracy", "ACC", (97, 96)),
+                                           ("multi", "recall", "REC", (90, 89)))
+        for k, value in enumerate(values, start=1)]
 MATRICES = ("N, S and M stand for non-sample-hit, single-hit and multi-hit.\n\n"
             "| Exp 1 | ACC(%) | REC(%) |\n|--|--|--|\n| N(P) | 99 | 100 |\n| S(P) | {cell} | 99 |\n"
             "| M(P) | 96 | 90 |\n\n"
@@ -70,3 +73,23 @@ def test_a_claim_is_stated_in_the_row_naming_it_most_narrowly(tmp_path, cell, fo
     assert {item["found"] for item in report["drift"]} == found
     assert sorted(item["found"] for item in report["matched"]) == \
         sorted(["96", "90", "89", "97"][:4 - len(found)])
+
+
+BEST = [alias_claim(model.lower(), "best", "wer", value, [model, "WER", seed], direction="lower")
+        for model, seed, value in (("Jasper", "Seed #7", 3.20), ("QuartzNet", "Seed #5", 3.47))]
+SEEDS = ("## Training stability test\n\n| | Seed #5 | Seed #6 | Seed #7 |\n|--|--|--|--|\n"
+         "| WER | {five} | 3.34 | {seven} |\n")
+
+
+@pytest.mark.parametrize("cell, found", [("3.20", set()), ("3.22", {"3.22"})],
+                         ids=["clean", "drifted"])
+def test_a_folder_s_document_states_its_own_run_s_claims(tmp_path, cell, found):
+    # before, Jasper's `Seed #5` cell was drift of QuartzNet's best run, the seed QuartzNet's
+    # README names so
+    for model, five, seven in (("Jasper", "3.25", cell), ("QuartzNet", "3.47", "3.52")):
+        (tmp_path / model).mkdir()
+        (tmp_path / model / "README.md").write_text(SEEDS.format(five=five, seven=seven))
+    report = reconcile(BEST, [tmp_path / model / "README.md" for model in ("Jasper", "QuartzNet")])
+    assert {item["found"] for item in report["drift"]} == found
+    assert sorted(item["found"] for item in report["matched"]) == sorted(
+        ["3.20", "3.47"][len(found):])

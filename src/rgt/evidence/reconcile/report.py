@@ -123,8 +123,12 @@ def reconcile(claims: list[dict], documents: list[Path], names: dict | None = No
     report: dict = {"drift": [], "unmapped": [], "matched": [],
                     "files": [path.as_posix() for path in documents]}
     folders = named_folders(documents, vocabulary)
+    named = _folders_claims(folders, vocabulary)
     for path in documents:
+        others = {folders[other]: claims for other, claims in named.items() if other != path}
         for site, outcome in document_outcomes(path, claims, vocabulary, folders[path]):
+            if _another_folder_s(outcome, site, named[path], others, vocabulary):
+                continue
             item = _item(site, outcome, path.as_posix())
             if item not in report[outcome.status]:
                 report[outcome.status].append(item)
@@ -144,6 +148,34 @@ def named_folders(documents: list[Path], vocabulary: Vocabulary) -> dict[Path, s
 
 def _names_a_run(hit: Hit) -> bool:
     return bool({"variant", "claims", "ids"} & set(hit.facets))
+
+
+def _claims_named(text: str, vocabulary: Vocabulary) -> set[str]:
+    """The claims ``text``'s names are aliases of."""
+    return {claim for hit in vocabulary.find(text) for claim in hit.facets.get("claims", ())}
+
+
+def _folders_claims(folders: dict[Path, str], vocabulary: Vocabulary) -> dict[Path, set]:
+    """The claims each document's folders name that no other document's folders name."""
+    named = {path: _claims_named(folder, vocabulary) for path, folder in folders.items()}
+    return {path: claims - set().union(*(other for key, other in named.items()
+                                         if folders[key] != folders[path]))
+            for path, claims in named.items()}
+
+
+def _another_folder_s(outcome: Outcome, site: Site, own: set, others: dict[str, set],
+                      vocabulary: Vocabulary) -> bool:
+    """Whether the outcome's claim is one another document's folder names
+    (``QuartzNet/README.md``'s, read in ``Jasper/README.md``), not this one's, and nothing at
+    the site names that folder (Jasper's ``Seed #5`` column, the name QuartzNet's README gives
+    its best run)."""
+    claim = outcome.claim["id"] if outcome.claim is not None else None
+    theirs = [folder for folder, named in others.items() if claim in named]
+    if not own or claim in own or not theirs:
+        return False
+    said = set().union(*(vocabulary.phrases_in(level.text) for level in site.levels
+                         if level.tier != "scope"))
+    return not any(said & vocabulary.phrases_in(folder) for folder in theirs)
 
 
 def public(report: dict) -> dict:
