@@ -1,0 +1,51 @@
+"""Shapes of results in prose that the real corpus's `dev` part holds (AlpacaEval's README on
+its evaluators), read as a reader reads them: each number in parentheses right after the
+metric it states (`strong bias towards longer outputs (0.74) and relatively low correlation
+with human annotations (63.2)`), and a comparison's other side after `than`. The snippets
+follow that shape, with numbers of their own."""
+
+from __future__ import annotations
+
+import pytest
+
+from reconcile_helpers import alias_claim
+from reconcile_helpers import reconcile_text as run
+
+
+def _evaluator(name: str, metric: str, value: float, aliases: list[str]) -> dict:
+    return alias_claim("evaluators", name, metric, value, [name, "human annotations", *aliases],
+                       unit="")
+
+
+CLAIMS = [_evaluator("lmsys", "proba_prefer_longer", 0.71, ["bias towards longer outputs"]),
+          _evaluator("lmsys", "bias", 30.2, ["Bias"]),
+          _evaluator("lmsys", "human_agreement", 64.8, ["correlation with human annotations"]),
+          _evaluator("humans", "human_agreement", 66.1,
+                     ["humans", "correlation with human annotations"])]
+SENTENCE = ("- **lmsys** The lmsys annotator asks for a score. Overall, we found that this "
+            "annotator has strong bias towards longer outputs (0.71) and relatively low "
+            "correlation with human annotations ({value}).\n")
+
+
+@pytest.mark.parametrize("value, found", [("64.8", set()), ("63.9", {"63.9"})],
+                         ids=["clean", "drifted"])
+def test_a_number_in_parentheses_states_the_metric_right_before_them(tmp_path, value, found):
+    # before, the correlation's number was held against the length bias, named outright
+    # (a metric's word, `bias`) where the correlation's name only implies its metric
+    report = run(tmp_path, CLAIMS, SENTENCE.format(value=value))
+    assert {(item["found"], item["claim"]) for item in report["drift"]} == \
+        {(number, "evaluators/lmsys/human_agreement/test") for number in found}
+    assert len(report["matched"]) == 2 - len(found)
+
+
+@pytest.mark.parametrize("value, found", [("64.8", set()), ("65.2", {"65.2"})],
+                         ids=["clean", "drifted"])
+def test_the_run_after_than_is_the_other_side(tmp_path, value, found):
+    # before, `than humans themselves` named the run of the number before it
+    text = ("- **Vicuna** The lmsys annotator asks for a score. Overall, we found that this "
+            "annotator is faster than others. It has a slightly higher correlation with human "
+            f"annotations ({value}) than humans themselves (66.1).\n")
+    report = run(tmp_path, CLAIMS, text)
+    assert {(item["found"], item["claim"]) for item in report["drift"]} == \
+        {(number, "evaluators/lmsys/human_agreement/test") for number in found}
+    assert [item["found"] for item in report["matched"]] == [value, "66.1"][len(found):]
