@@ -22,7 +22,7 @@ from rgt.evidence.reconcile.facets import Facet
 from rgt.evidence.reconcile.names import alias_key, is_comparison
 from rgt.evidence.reconcile.sites import Level, Site
 from rgt.evidence.reconcile.text import fold
-from rgt.evidence.reconcile.vocabulary import Vocabulary, id_parts, runs_of
+from rgt.evidence.reconcile.vocabulary import Hit, Vocabulary, id_parts, runs_of
 
 STRONG = ("cell", "column", "row", "corner")
 WEAK = ("caption", "scope")
@@ -35,9 +35,21 @@ def alias_sets(text: str, vocabulary: Vocabulary, key: str = "claims") -> list[f
     return [frozenset(hit.facets[key]) for hit in vocabulary.find(text) if key in hit.facets]
 
 
+ALTERNATIVES_GAP = re.compile(r"\s*[;/]\s*")
+
+
 def level_claims(text: str, vocabulary: Vocabulary, key: str = "claims") -> frozenset[str] | None:
-    """The claims every alias in ``text`` names (None: it holds no alias)."""
-    sets = alias_sets(text, vocabulary, key)
+    """The claims every alias in ``text`` names (None: it holds no alias); aliases listed
+    apart by ``;`` or ``/`` are alternatives, naming the claims either names (``mAP
+    (box;mask)``: a cell's box mAP or its mask mAP)."""
+    hits = [hit for hit in vocabulary.find(text) if key in hit.facets]
+    groups: list[list[Hit]] = []
+    for index, hit in enumerate(hits):
+        if index and ALTERNATIVES_GAP.fullmatch(text[hits[index - 1].end:hit.start]):
+            groups[-1].append(hit)
+        else:
+            groups.append([hit])
+    sets = [frozenset().union(*(hit.facets[key] for hit in group)) for group in groups]
     return frozenset.intersection(*sets) if sets else None
 
 

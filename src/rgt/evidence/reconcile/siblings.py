@@ -42,7 +42,33 @@ def resolve_cells(judged: list[Judged], claims: list[dict],
             found += _resolve([item[:4] for item in items])
         else:
             found += [(item[0], outcome) for item in items for outcome in item[4]]
-    return _twin_rows(_stated_once(_one_runs(_rows_named_otherwise(found, vocabulary), judged)))
+    found = _rows_named_otherwise(_columns_named_otherwise(found, vocabulary), vocabulary)
+    return _twin_rows(_stated_once(_one_runs(found, judged)))
+
+
+def _columns_named_otherwise(found: list[Found], vocabulary: Vocabulary) -> list[Found]:
+    """A claim two columns of one row are held against is stated under the head that says
+    nothing but names: a drift of it, or a number left unmapped, under a head with a word no
+    name covers (``Detectron mAP (box;mask)`` beside ``mAP (box;mask)``: the reference's
+    numbers) is another's."""
+    plain = {(site.row, outcome.claim["id"], outcome.part) for site, outcome in found
+             if _in_a_row(site) and outcome.claim is not None
+             and not _head_uncovered(site, vocabulary)}
+    rows = {row for row, _, _ in plain}
+    return [(site, outcome) for site, outcome in found if not (
+        _in_a_row(site) and _head_uncovered(site, vocabulary) and (
+            outcome.status == "drift" and (site.row, outcome.claim["id"], outcome.part) in plain
+            or outcome.status == "unmapped" and site.row in rows))]
+
+
+def _in_a_row(site: Site) -> bool:
+    return site.in_table and site.row >= 0
+
+
+def _head_uncovered(site: Site, vocabulary: Vocabulary) -> bool:
+    """Whether a table cell's column head has a word no name covers."""
+    column = site.level("column")
+    return column is not None and bool(vocabulary.uncovered(column.text))
 
 
 def _rows_named_otherwise(found: list[Found], vocabulary: Vocabulary) -> list[Found]:
