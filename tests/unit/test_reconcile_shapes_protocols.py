@@ -118,3 +118,15 @@ def test_names_listed_apart_by_a_semicolon_are_alternatives(tmp_path, cell, foun
     assert sorted(item["found"] for item in report["matched"]) == \
         sorted(["36.2", "31.8", "36.2", "31.8", "35.6"][:5 - len(found)])
     assert not report["unmapped"]
+
+
+@pytest.mark.parametrize("cell, found", [("40.7", set()), ("40.9", {"40.9"})],
+                         ids=["clean", "drifted"])
+def test_a_setting_s_list_of_values_cites_nothing(tmp_path, cell, found):
+    # before, `=[3,4,23,3]` read as a citation `[3, 4]`: the row was another's
+    claims = [alias_claim("coco", "r101_fpn", "box_map", 40.7, ["R101-FPN", "mAP"])]
+    table = ("| Backbone | mAP | Configurations |\n| - | - | - |\n"
+             f"| R101-FPN | {cell} | `BACKBONE.RESNET_NUM_BLOCKS=[3,4,23,3]` |\n")
+    report = run(tmp_path, claims, table)
+    assert {item["found"] for item in report["drift"]} == found
+    assert len(report["matched"]) == 1 - len(found)
