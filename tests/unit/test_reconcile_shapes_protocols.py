@@ -130,3 +130,16 @@ def test_a_setting_s_list_of_values_cites_nothing(tmp_path, cell, found):
     report = run(tmp_path, claims, table)
     assert {item["found"] for item in report["drift"]} == found
     assert len(report["matched"]) == 1 - len(found)
+
+
+@pytest.mark.parametrize("cell, found", [("34.8", set()), ("35.0", {"35.0"})],
+                         ids=["clean", "drifted"])
+def test_a_split_s_word_in_a_setting_s_name_names_no_split(tmp_path, cell, found):
+    # before, `TRAIN_SHORT_EDGE_SIZE=` named the train split: no validation claim was left
+    claims = [{**alias_claim("coco", "r50_fpn_quick", "box_map", 34.8, ["R50-FPN", "mAP"]),
+               "id": "coco/r50_fpn_quick/box_map/val", "split": "val"}]
+    table = ("| Backbone | mAP | Configurations |\n| - | - | - |\n"
+             f"| R50-FPN | {cell} | `PREPROC.TRAIN_SHORT_EDGE_SIZE=500 PREPROC.MAX_SIZE=1024` |\n")
+    report = run(tmp_path, claims, table)
+    assert {item["found"] for item in report["drift"]} == found
+    assert len(report["matched"]) == 1 - len(found)

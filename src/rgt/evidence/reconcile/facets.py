@@ -140,9 +140,15 @@ TRAINED_BY = re.compile(r"\s+[a-z]+\s+by\s+[a-z]+ing\b")
 REFERENCE = re.compile(r"\[ref\s[^\]]*\]")
 
 
+# a setting's name, assigned a value: ``PREPROC.TRAIN_SHORT_EDGE_SIZE=[500,800]``
+SETTING_NAME = re.compile(r"[A-Za-z_][\w.]*=")
+
+
 def _in_a_reference(text: str, hit: Hit) -> bool:
-    """Whether ``hit`` is inside a reference's label (``see \\ref{sec:training}``)."""
-    return any(match.start() < hit.start < match.end() for match in REFERENCE.finditer(text))
+    """Whether ``hit`` is inside a reference's label (``see \\ref{sec:training}``) or a
+    setting's name (``TRAIN_SHORT_EDGE_SIZE=``)."""
+    return any(match.start() <= hit.start and hit.end < match.end()
+               for pattern in (REFERENCE, SETTING_NAME) for match in pattern.finditer(text))
 
 
 # "the training does not converge": training as what something happened to; "training and
