@@ -143,3 +143,21 @@ def test_a_split_s_word_in_a_setting_s_name_names_no_split(tmp_path, cell, found
     report = run(tmp_path, claims, table)
     assert {item["found"] for item in report["drift"]} == found
     assert len(report["matched"]) == 1 - len(found)
+
+
+SCHEDULES = [alias_claim("coco", "fpn_long", "box_map", 38.9,
+                         ["R50-FPN", "mAP", "TRAIN.LR_SCHEDULE=2x"]),
+             alias_claim("coco", "fpn_gn", "box_map", 40.4, ["R50-FPN-GN", "mAP", "FPN.NORM=GN"])]
+
+
+@pytest.mark.parametrize("cell, found", [("40.4", set()), ("40.6", {"40.6"})],
+                         ids=["clean", "drifted"])
+def test_a_setting_another_run_is_named_by_is_a_setting_this_run_shares(tmp_path, cell, found):
+    # before, `TRAIN.LR_SCHEDULE=2x` (the other run's alias) and `R50-FPN-GN` named no claim
+    # in common: the row's number was never checked
+    table = ("| Backbone | mAP | Configurations |\n| - | - | - |\n"
+             "| R50-FPN | 38.9 | `TRAIN.LR_SCHEDULE=2x` |\n"
+             f"| R50-FPN-GN | {cell} | `FPN.NORM=GN` `TRAIN.LR_SCHEDULE=2x` |\n")
+    report = run(tmp_path, SCHEDULES, table)
+    assert {item["found"] for item in report["drift"]} == found
+    assert len(report["matched"]) == 2 - len(found)

@@ -76,7 +76,8 @@ def aliased(site: Site, vocabulary: Vocabulary) -> frozenset[str] | None:
                 # ``Test Error (median of 3 runs)``); the row's over the header above the
                 # names (``T2T Transformer`` over ``Performer``: a setting, no run)
             if level.tier == "row" and pinned and not pinned & named:
-                named = _settings_left_out(level.text, vocabulary, pinned)
+                named = _settings_left_out(level.text, vocabulary, pinned) or \
+                    _assignments_left_out(level.text, vocabulary)
             pinned = narrow or (named if pinned is None else pinned & named)
             if pinned is not None and not pinned:
                 return frozenset()
@@ -111,6 +112,14 @@ def _settings_left_out(text: str, vocabulary: Vocabulary, pinned: frozenset[str]
     models = {run for claim in pinned for run in runs_of(claim)}
     return named if all(any(run.startswith(f"{model}_") for model in models)
                         for claim in left for run in runs_of(claim)) else frozenset()
+
+
+def _assignments_left_out(text: str, vocabulary: Vocabulary) -> frozenset[str]:
+    """The claims a row's aliases name when those written as a setting's assignment are left
+    out (``TRAIN.LR_SCHEDULE=2x``: a setting the row's run shares with the run it names)."""
+    hits = [hit for hit in vocabulary.find(text) if "claims" in hit.facets]
+    kept = [frozenset(hit.facets["claims"]) for hit in hits if "=" not in text[hit.start:hit.end]]
+    return frozenset.intersection(*kept) if kept and len(kept) < len(hits) else frozenset()
 
 
 def _extended(pinned: frozenset[str], named: frozenset[str]) -> frozenset[str]:
