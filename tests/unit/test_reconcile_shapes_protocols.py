@@ -161,3 +161,30 @@ def test_a_setting_another_run_is_named_by_is_a_setting_this_run_shares(tmp_path
     report = run(tmp_path, SCHEDULES, table)
     assert {item["found"] for item in report["drift"]} == found
     assert len(report["matched"]) == 2 - len(found)
+
+
+def _coco(metric: str, value: float, setting: str) -> dict:
+    name = "Average Recall (AR)" if metric.startswith("ar") else "Average Precision (AP)"
+    return alias_claim("coco", "yolo", metric, value, ["YOLO", name, setting], unit="")
+
+
+COCO_EVAL = [_coco("ap", 0.51206, "IoU=0.50:0.95"), _coco("ap50", 0.69730, "IoU=0.50"),
+             _coco("ap_medium", 0.55937, "area=medium"), _coco("ar100", 0.68772, "maxDets=100")]
+PRINTED = ("Evaluating YOLO, you will get the results:\n\n```\n"
+           " Average Precision (AP) @[ IoU=0.50:0.95 | area= all | maxDets=100 ] = {ap}\n"
+           " Average Precision (AP) @[ IoU=0.50 | area= all | maxDets=100 ] = 0.69730\n"
+           " Average Precision (AP) @[ IoU=0.50:0.95 | area=medium | maxDets=100 ] = 0.55937\n"
+           "```\n")
+
+
+@pytest.mark.parametrize("ap, found", [("0.51206", set()), ("0.51502", {"0.51502"})],
+                         ids=["clean", "drifted"])
+def test_the_fewest_settings_another_run_is_named_by_are_left_out(tmp_path, ap, found):
+    # before, `maxDets=100` (the recall's setting) beside `IoU=0.50:0.95` named no claim in
+    # common: no line was checked; the medium line, whose settings name two claims as
+    # plainly, is still left alone
+    report = run(tmp_path, COCO_EVAL, PRINTED.format(ap=ap))
+    assert {item["found"] for item in report["drift"]} == found
+    assert sorted(item["found"] for item in report["matched"]) == \
+        sorted(["0.69730", "0.51206"][:2 - len(found)])
+    assert not report["unmapped"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from itertools import combinations
 
 from rgt.evidence.reconcile.facets import Facet
 from rgt.evidence.reconcile.names import alias_key, is_comparison
@@ -25,6 +26,7 @@ from rgt.evidence.reconcile.text import fold
 from rgt.evidence.reconcile.vocabulary import Hit, Vocabulary, id_parts, runs_of
 
 STRONG = ("cell", "column", "row", "corner")
+MOST_SETTINGS = 8  # the most assignments a row's aliases are left out of, a few at a time
 WEAK = ("caption", "scope")
 SHARED = {"metric": "metric", "exp": "exp_id", "variant": "variant", "split": "split"}
 
@@ -76,8 +78,9 @@ def aliased(site: Site, vocabulary: Vocabulary) -> frozenset[str] | None:
                 # ``Test Error (median of 3 runs)``); the row's over the header above the
                 # names (``T2T Transformer`` over ``Performer``: a setting, no run)
             if level.tier == "row" and pinned and not pinned & named:
-                named = _settings_left_out(level.text, vocabulary, pinned) or \
-                    _assignments_left_out(level.text, vocabulary)
+                named = _settings_left_out(level.text, vocabulary, pinned)
+            if level.tier == "row" and not named:
+                named = _assignments_left_out(level.text, vocabulary)
             pinned = narrow or (named if pinned is None else pinned & named)
             if pinned is not None and not pinned:
                 return frozenset()
@@ -115,11 +118,21 @@ def _settings_left_out(text: str, vocabulary: Vocabulary, pinned: frozenset[str]
 
 
 def _assignments_left_out(text: str, vocabulary: Vocabulary) -> frozenset[str]:
-    """The claims a row's aliases name when those written as a setting's assignment are left
-    out (``TRAIN.LR_SCHEDULE=2x``: a setting the row's run shares with the run it names)."""
+    """The claims a row's aliases name when the fewest of those written as a setting's
+    assignment are left out (``TRAIN.LR_SCHEDULE=2x``: a setting the row's run shares with
+    the run it names); none when two ways of leaving as few out name different claims."""
     hits = [hit for hit in vocabulary.find(text) if "claims" in hit.facets]
-    kept = [frozenset(hit.facets["claims"]) for hit in hits if "=" not in text[hit.start:hit.end]]
-    return frozenset.intersection(*kept) if kept and len(kept) < len(hits) else frozenset()
+    settings = [frozenset(hit.facets["claims"]) for hit in hits
+                if "=" in text[hit.start:hit.end]]
+    names = [frozenset(hit.facets["claims"]) for hit in hits
+             if "=" not in text[hit.start:hit.end]]
+    for kept in range(len(settings) - 1, -1, -1) if len(settings) <= MOST_SETTINGS else []:
+        found = {frozenset.intersection(*names, *chosen)
+                 for chosen in combinations(settings, kept) if names or chosen}
+        found.discard(frozenset())
+        if found:
+            return found.pop() if len(found) == 1 else frozenset()
+    return frozenset()
 
 
 def _extended(pinned: frozenset[str], named: frozenset[str]) -> frozenset[str]:
