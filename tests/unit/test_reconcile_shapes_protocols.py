@@ -188,3 +188,20 @@ def test_the_fewest_settings_another_run_is_named_by_are_left_out(tmp_path, ap, 
     assert sorted(item["found"] for item in report["matched"]) == \
         sorted(["0.69730", "0.51206"][:2 - len(found)])
     assert not report["unmapped"]
+
+
+BENCHMARKS = [alias_claim(exp, "big", "score", value, ["Big", name]) for exp, name, value in (
+    ("group1", "Examination", 55.1), ("bench1", "MMLU", 62.05), ("bench2", "C-Eval", 58.8))]
+
+
+@pytest.mark.parametrize("cell, found", [("58.8", set()), ("58.7", {"58.7"})],
+                         ids=["clean", "drifted"])
+def test_a_group_s_name_carried_down_yields_to_the_row_s_own(tmp_path, cell, found):
+    # before, `Examination` (the category's average, a claim of its own), carried down to
+    # the rows below it, and `C-Eval` named no claim in common
+    table = ("| | Benchmarks | Small | Big |\n| - | - | - | - |\n"
+             "| Examination | MMLU | 47.73 | 62.05 |\n"
+             f"| | C-Eval | 31.83 | {cell} |\n")
+    report = run(tmp_path, BENCHMARKS, table)
+    assert {item["found"] for item in report["drift"]} == found
+    assert len(report["matched"]) == 2 - len(found)

@@ -81,6 +81,10 @@ def aliased(site: Site, vocabulary: Vocabulary) -> frozenset[str] | None:
                 named = _settings_left_out(level.text, vocabulary, pinned)
             if level.tier == "row" and not named:
                 named = _assignments_left_out(level.text, vocabulary)
+            if level.tier == "row" and not named and level.own:
+                # a group's name carried down (``Examination`` over ``C-Eval``) yields to
+                # the row's own
+                named = level_claims(level.own, vocabulary) or frozenset()
             pinned = narrow or (named if pinned is None else pinned & named)
             if pinned is not None and not pinned:
                 return frozenset()

@@ -29,6 +29,7 @@ class Level:
     before: str = ""  # a clause's sentence before and after it (an intro, a citation)
     after: str = ""
     carries: bool = False  # the sentence just before: names a difference's variants
+    own: str = ""  # a table row's own names, less a group's carried down from a row above
 
 
 @dataclass(frozen=True)

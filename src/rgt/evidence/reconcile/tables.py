@@ -265,17 +265,21 @@ def table_sites(table: Table, named: frozenset[int] = frozenset()) -> list[Site]
     sites: list[Site] = []
     group, previous, spreads = "", {}, parenthesized_spreads(table)
     nameless = rows_unnamed(table, labels)
+    carrying = _carried_down(table, labels, first)
     for index, row in enumerate(table.rows):
         if _is_group(row, labels):
             group, previous = row[0].text.strip(), {}
             continue
-        label = " ".join([group, *_row_names(table, row, sorted(labels), first, previous)])
-        label = label.strip()
+        names = _row_names(table, row, sorted(labels), first, previous)
+        label = " ".join([group, *names]).strip()
+        own = " ".join(name for j, name in zip(sorted(labels), names, strict=True)
+                       if j not in carrying).strip()
         for j, cell in enumerate(row):
             if j not in labels:
                 header = names_of[j] if j < len(names_of) else ""
-                sites += [replace(site, row=index) for site in
-                          _cell_sites(table, cell, (label, corner), header, j, spreads)]
+                sites += [replace(site, row=index) for site in _cell_sites(
+                    table, cell, (label, corner, "" if own == label else own), header, j,
+                    spreads)]
     return [replace(site, nameless=True) for site in sites] if nameless else sites
 
 
@@ -292,6 +296,14 @@ def _row_names(table: Table, row: list[Cell], labels: list[int], first: int,
         previous[j] = text or (previous.get(j, "") if j < first and not totals else "")
         names.append(_label(table, j, previous[j]))
     return names
+
+
+def _carried_down(table: Table, labels: set[int], first: int) -> set[int]:
+    """The label columns left of the numbers that name groups of rows: an empty cell (or a
+    ditto mark) in one of them is the name above's (``Examination`` over ``C-Eval``)."""
+    return {j for j in labels if j < first and any(
+        j < len(row) and (not row[j].text.strip() or row[j].text.strip() in DITTO)
+        for row in table.rows[1:])}
 
 
 DECIMAL = re.compile(r"\d\.\d")
@@ -516,9 +528,11 @@ def others_in_parentheses(names: str, text: str) -> str:
     return match.group(1) + " " * (match.end() - match.end(1)) + text[match.end():]
 
 
-def _cell_sites(table: Table, cell: Cell, row: tuple[str, str], header: str,
+def _cell_sites(table: Table, cell: Cell, row: tuple[str, str, str], header: str,
                 column: int, spreads: bool) -> list[Site]:
-    label, corner = row  # the row's name, and the header over the names (``Model(CIFAR-100)``)
+    # the row's name, the header over the names (``Model(CIFAR-100)``), and the row's own
+    # names where a group's are carried down from above
+    label, corner, own = row
     unit = _unit(table, header, label)
     where = f"{label} | {header}: {cell.text.strip()}"
     text = others_in_parentheses(f"{header} {table.caption}", spread_in_parentheses(
@@ -532,7 +546,7 @@ def _cell_sites(table: Table, cell: Cell, row: tuple[str, str], header: str,
     return [Site(statement, ((0, cell.line), *cell.later), where, (
         Level("cell", f"{cell.text[start:end]} {name}".rstrip(), statement.anchor - start, True),
         Level("column", header, None, True),
-        Level("row", rows[i], None, True),
+        Level("row", rows[i], None, True, own=own if rows[i] == label else ""),
         Level("corner", corners[i], None, True, names_variants=False),
         Level("caption", table.caption, None, False, names_variants=False),
         Level("scope", table.scope, None, False, names_variants=False),
