@@ -205,3 +205,21 @@ def test_a_group_s_name_carried_down_yields_to_the_row_s_own(tmp_path, cell, fou
     report = run(tmp_path, BENCHMARKS, table)
     assert {item["found"] for item in report["drift"]} == found
     assert len(report["matched"]) == 2 - len(found)
+
+
+TAGGERS = [alias_claim("conll03", variant, "f1", value, [name, "English", "F1"])
+           for variant, name, value in (("base", "ner", 93.06), ("pooled", "ner-pooled", 93.24))]
+
+
+@pytest.mark.parametrize("cell, found", [("93.24", set()), ("93.22", {"93.22"})],
+                         ids=["clean", "drifted"])
+def test_a_word_every_cell_of_a_label_column_opens_with_names_no_row(tmp_path, cell, found):
+    # before, the task `NER` (the model `ner`'s name) and `ner-pooled` named no claim in
+    # common: the pooled model's number was never checked
+    table = ("| ID | Task | Language | Accuracy |\n| - | - | - | - |\n"
+             "| 'ner' | NER (4-class) | English | **93.06** (F1) |\n"
+             f"| 'ner-pooled' | NER (4-class) | English | **{cell}** (F1) |\n"
+             "| 'ner-ontonotes' | NER (18-class) | English | **89.06** (F1) |\n")
+    report = run(tmp_path, TAGGERS, table)
+    assert {item["found"] for item in report["drift"]} == found
+    assert len(report["matched"]) == 2 - len(found)

@@ -265,7 +265,7 @@ def table_sites(table: Table, named: frozenset[int] = frozenset()) -> list[Site]
     sites: list[Site] = []
     group, previous, spreads = "", {}, parenthesized_spreads(table)
     nameless = rows_unnamed(table, labels)
-    carrying = _carried_down(table, labels, first)
+    carrying = _naming_groups(table, labels, first)
     for index, row in enumerate(table.rows):
         if _is_group(row, labels):
             group, previous = row[0].text.strip(), {}
@@ -298,12 +298,20 @@ def _row_names(table: Table, row: list[Cell], labels: list[int], first: int,
     return names
 
 
-def _carried_down(table: Table, labels: set[int], first: int) -> set[int]:
-    """The label columns left of the numbers that name groups of rows: an empty cell (or a
-    ditto mark) in one of them is the name above's (``Examination`` over ``C-Eval``)."""
-    return {j for j in labels if j < first and any(
-        j < len(row) and (not row[j].text.strip() or row[j].text.strip() in DITTO)
-        for row in table.rows[1:])}
+def _naming_groups(table: Table, labels: set[int], first: int) -> set[int]:
+    """The label columns that name groups of rows, not rows: left of the numbers, an empty
+    cell (or a ditto mark) is the name above's (``Examination`` over ``C-Eval``); or every
+    cell opens with one word (a task, ``NER (4-class)`` and ``NER (18-class)``)."""
+    def cells(j: int) -> list[str]:
+        return [row[j].text.strip() if j < len(row) else "" for row in table.rows]
+
+    def carried(j: int) -> bool:
+        return j < first and any(not text or text in DITTO for text in cells(j)[1:])
+
+    def one_word(j: int) -> bool:
+        words = {text.split()[0] if text.split() else "" for text in cells(j)}
+        return len(table.rows) >= 3 and len(words) == 1 and "" not in words
+    return {j for j in labels if carried(j) or one_word(j)}
 
 
 DECIMAL = re.compile(r"\d\.\d")
