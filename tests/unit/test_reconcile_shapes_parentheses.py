@@ -49,3 +49,29 @@ def test_the_run_after_than_is_the_other_side(tmp_path, value, found):
     assert {(item["found"], item["claim"]) for item in report["drift"]} == \
         {(number, "evaluators/lmsys/human_agreement/test") for number in found}
     assert [item["found"] for item in report["matched"]] == [value, "66.1"][len(found):]
+
+
+def _accuracy(variant: str, statistic: str, value: float, name: str) -> dict:
+    claim = alias_claim("xnli", variant, f"accuracy_{statistic}", value,
+                        [variant.upper(), "XNLI", "Accuracy", name])
+    return {**claim, "id": claim["id"].replace("/test", "/dev"), "split": "dev"}
+
+
+RUNS = [_accuracy(variant, statistic, value, name) for variant, best, mean in (
+    ("wwm", 79.0, 78.4), ("ext", 79.4, 78.8))
+    for statistic, value, name in (("max", best, "max performances"),
+                                   ("mean", mean, "Average scores"))]
+NOTE = ("**Note: we run 10 times for each experiment and report maximum and average "
+        "scores.**\n\n**Average scores are in brackets, and max performances are the numbers "
+        "that out of brackets.**\n\n### XNLI\nEvaluation Metrics: Accuracy\n\n"
+        "| Model | Development |\n| :-- | :--: |\n| WWM | 79.0 ({mean}) |\n| EXT | 79.4 (78.8) |\n")
+
+
+@pytest.mark.parametrize("mean, found", [("78.4", set()), ("78.8", {"78.8"})],
+                         ids=["clean", "drifted"])
+def test_a_note_says_what_a_cell_s_brackets_hold(tmp_path, mean, found):
+    # before, `79.0 (78.4)` read as two numbers of one run that no name told apart: neither
+    # was checked
+    report = run(tmp_path, RUNS, NOTE.format(mean=mean))
+    assert {item["found"] for item in report["drift"]} == found
+    assert len(report["matched"]) == 4 - len(found)

@@ -47,6 +47,8 @@ class Table:
     rows: list[list[Cell]]
     caption: str = ""
     scope: str = ""
+    brackets: tuple[str, str] = ("", "")  # what a document says a cell's numbers outside
+    # and inside brackets are (``max performances``, ``Average scores``)
 
 
 class Blocks:

@@ -424,6 +424,16 @@ def parenthesis_in_turn(header: str, text: str,
     return header, names, [(0, opening), (opening + 1, text.index(")", opening))]
 
 
+def _declared_brackets(table: Table, header: str, text: str,
+                       statements: list) -> tuple[str, list[str], list] | None:
+    """A cell ``79.0 (78.8)`` of a table a document says what brackets hold in (``Average
+    scores are in brackets``): the header, each number's name and its part of the cell."""
+    if not table.brackets[1] or len(statements) != 2 or not VALUE_AND_PARENTHESIS.match(text):
+        return None
+    opening = text.index("(")
+    return header, list(table.brackets), [(0, opening), (opening + 1, text.index(")", opening))]
+
+
 # a caption's names of a cell's numbers in turn, slashed without spaces: "with PSNR/SSIM
 # metrics"; not a pair of splits ("train/evaluation sets")
 SLASHED = re.compile(r"(?<![\w/])([^\W\d_][\w@.+-]*(?:/[^\W\d_][\w@.+-]*)+)(?![\w/])")
@@ -547,7 +557,8 @@ def _cell_sites(table: Table, cell: Cell, row: tuple[str, str, str], header: str
         header, cell.text, spreads))
     statements = find_statements(text, integers=True)
     header, names, parts = whole_and_parts(header, text, statements) or parenthesis_in_turn(
-        header, text, statements) or _in_turn(header, cell.text, statements, table.caption)
+        header, text, statements) or _declared_brackets(table, header, text, statements) or \
+        _in_turn(header, cell.text, statements, table.caption)
     split = len(set(parts)) == len(parts)  # (each number its part of the cell)
     rows, corners = (row_in_turn(name, len(parts)) if split else [name] * len(parts)
                      for name in (label, corner))

@@ -1,0 +1,44 @@
+"""What a document says its tables' brackets hold: ``Average scores are in brackets, and max
+performances are the numbers that out of brackets`` over cells ``79.0 (78.8)`` names each
+number of such a cell. Spreads in brackets are the tables' own reading (``tables``)."""
+
+from __future__ import annotations
+
+import re
+
+from rgt.evidence.reconcile.blocks import Paragraph, Table
+
+BRACKETS = r"(?:brackets|parenthes[ie]s)"
+NAME = r"(?P<name>[^\W\d_][\w\s-]{1,40}?)"
+BE = r"\s+(?:are|is)\s+"
+# "Average scores are in brackets"; "max performances are the numbers that out of brackets"
+INSIDE = re.compile(rf"{NAME}{BE}(?:shown\s+|given\s+|reported\s+)?in\s+(?:the\s+)?{BRACKETS}",
+                    re.IGNORECASE)
+OUTSIDE = re.compile(rf"{NAME}{BE}(?:the\s+)?(?:numbers?|values?|scores?)?\s*(?:that\s+)?"
+                     rf"(?:are\s+)?out(?:side)?\s+(?:of\s+)?(?:the\s+)?{BRACKETS}", re.IGNORECASE)
+LEADING = re.compile(r"^(?:and|while|but|the)\s+", re.IGNORECASE)
+SPREAD_WORDS = re.compile(r"\b(?:std|sd|s\.?e\.?m?|standard\s+(?:deviation|error)s?|"
+                          r"confidence|interval|spread|variance)\b", re.IGNORECASE)
+
+
+def declared(text: str) -> tuple[str, str] | None:
+    """The names a paragraph gives the numbers outside and inside a cell's brackets; None
+    where it gives none (or says the brackets hold a spread)."""
+    inside = INSIDE.search(text)
+    if inside is None or SPREAD_WORDS.search(inside.group("name")):
+        return None
+    outside = OUTSIDE.search(text)
+    names = (outside.group("name") if outside else "", inside.group("name"))
+    return tuple(LEADING.sub("", name.strip()) for name in names)
+
+
+def name_brackets(blocks: list[Paragraph | Table]) -> list[Paragraph | Table]:
+    """The blocks, each table after a paragraph naming what brackets hold carrying those
+    names (the latest such paragraph's)."""
+    names: tuple[str, str] | None = None
+    for block in blocks:
+        if isinstance(block, Paragraph):
+            names = declared(block.text) or names
+        elif names is not None:
+            block.brackets = names
+    return blocks
