@@ -149,6 +149,20 @@ def _head_above_first_result(rows: list[list[Spanned]], header_rows: int) -> int
     return header_rows
 
 
+def _titles(table: Rows) -> list[str]:
+    """The head rows that are one cell spanning the table (``\\multicolumn{8}{c}{Table II}``),
+    taken out of the head: they title the table, they head no column."""
+    width = max((sum(span for _, span, _ in row) for row in table.rows), default=0)
+    titles = [row for row in table.rows[:table.header_rows]
+              if len(row) == 1 and row[0][1] > 1 and row[0][1] >= width - 1]
+    if len(titles) == table.header_rows:
+        return []  # a head of titles alone heads the columns
+    table.rows = [row for row in table.rows if not any(row is title for title in titles)]
+    table.header_rows -= len(titles)
+    table.blocks = [max(0, block - len(titles)) for block in table.blocks]
+    return [row[0][0] for row in titles]
+
+
 def _label_blocks_above(table: Rows) -> None:
     """Each block of body rows whose first column holds one label alone, below and above empty
     cells (set in the block's middle) or on its last row by ``\\multirow{-n}``, gets that
@@ -238,6 +252,8 @@ def parse_tabular(lines: list[tuple[int, str]], plain: Callable[[str], str],
     columns whose spread is in the column after them (``spread_columns``)."""
     table = Rows(Body(lines), plain)
     _label_blocks_above(table)
+    titles = _titles(table)
+    caption = " ".join([*titles, caption]).strip()
     rows, header_rows = table.rows, table.header_rows
     headers = _spreads_beside([_expand(row, repeat=False) for row in rows[:header_rows]],
                               spreads) if spreads else [_expand(row, repeat=True)
