@@ -37,6 +37,8 @@ DOWNLOAD = re.compile(r"\.(?:pth?|ckpt|h5|bin|safetensors|npz|pkl|log|txt|zip|ta
 # emphasis), held aside as a private-use character while emphasis is removed
 ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 HELD = 0xE000
+SINGLE_STAR = re.compile(r"(?<!\*)\*(?!\*)")
+STARRED_NAME = re.compile(r"(?<![\w*])([^\s|*]*[^\W\d_][^\s|*]*)\*(?![\w*])")
 HELD_BACK = re.compile("[\ue000-\ue07f]")
 INLINE = [
     (LINK, r"\1"),  # links and images: their text
@@ -87,6 +89,8 @@ def inline(text: str, names: bool = False) -> str:
     text = CODE_SPAN.sub(lambda match: _code(match, names), text)
     text = MATH.sub(lambda match: plain(match.group(0)), text)
     text = ESCAPED.sub(lambda match: chr(HELD + ord(match.group(1))), text)
+    if len(SINGLE_STAR.findall(text)) == 1:  # no emphasis: a starred name (``ViTPose-B*``)
+        text = STARRED_NAME.sub(lambda match: match.group(1) + chr(HELD + ord("*")), text)
     if names:
         # a link after a cell's number points at its logs (``98.72%, [tb.dev](…)``): no name
         text = LINK.sub(" ", text) if NUMBER_FIRST.match(text) \

@@ -286,10 +286,29 @@ def _scaled(item: Pending, claim: dict) -> float:
 
 def resolve_rows(pending: list[Pending]) -> list[tuple[Site, Outcome]]:
     """The outcomes of a document's unnamed rows, resolved among the cells sharing the same
-    candidates."""
+    candidates, those with the fewest first: the claims they state are not the candidates of
+    cells with more (``NNCLR*``'s rows state the starred runs' claims, so the one ``NNCLR``
+    row left under the same column states the other)."""
     groups: dict[tuple, list[Pending]] = {}
     for item in pending:
-        column = next((level.text for level in item[0].levels if level.tier == "column"), "")
-        key = (column, *sorted(claim["id"] for claim in item[2].claims))
+        key = (_column(item[0]), *sorted(claim["id"] for claim in item[2].claims))
         groups.setdefault(key, []).append(item)
-    return [found for items in groups.values() for found in _resolve(items)]
+    found: list[tuple[Site, Outcome]] = []
+    stated: set[tuple[str, str]] = set()
+    for key in sorted(groups, key=len):
+        items = [_without(item, {claim for column, claim in stated if column == key[0]})
+                 for item in groups[key]]
+        resolved = _resolve(items) if items[0][2].claims else []
+        stated |= {(key[0], outcome.claim["id"]) for _, outcome in resolved if outcome.claim}
+        found += resolved
+    return found
+
+
+def _column(site: Site) -> str:
+    return next((level.text for level in site.levels if level.tier == "column"), "")
+
+
+def _without(item: Pending, stated: set[str]) -> Pending:
+    """An unnamed row's cell, less the candidates other rows state."""
+    claims = [claim for claim in item[2].claims if claim["id"] not in stated]
+    return (*item[:2], replace(item[2], claims=claims), item[3])

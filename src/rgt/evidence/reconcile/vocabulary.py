@@ -186,8 +186,9 @@ class Vocabulary:
         folded, hits, position = fold(text), [], 0
         while (match := self.pattern().search(folded, position)) is not None:
             spans = self._split(folded, match) or [match.span()]
-            hits += [self._hit(folded, start, end) for start, end in spans
-                     if not self._counted(folded, start, end)]
+            hits += [hit for hit in (self._hit(folded, start, end) for start, end in spans
+                                     if not self._counted(folded, start, end))
+                     if not _an_alias_in_a_file_name(hit, text)]
             position = spans[-1][1]
         return hits
 
@@ -247,6 +248,20 @@ class Vocabulary:
 
 BOUNDARY = re.compile(r"(?<=[a-z])\s(?=\d)")
 COUNT_BEFORE = re.compile(r"(?<![\w.])\d+\s+$")
+# a file's name (``ViTPose_huge_coco_256x192.py``, ``logs/vitpose-b.log.json``)
+FILE_NAME = re.compile(r"[\w./-]+\.(?:py|json|ya?ml|pth|pt|ckpt|bin|log|txt|sh|onnx|h5|pkl|"
+                       r"npz|safetensors|cfg|ini|toml)\b")
+
+
+def _an_alias_in_a_file_name(hit: Hit, text: str) -> bool:
+    """Whether a hit is an alias written as a part of a file's name, not the whole of it
+    (``ViTPose``, another claim's alias, in ``ViTPose_huge_coco_256x192.py``): a word of a
+    path, no name. A run's id written there (``swav_800ep_pretrain.pth``) still names it."""
+    if "claims" not in hit.facets or "ids" in hit.facets:
+        return False
+    return any(match.start() <= hit.start and hit.end <= match.end()
+               and (match.start(), match.end()) != (hit.start, hit.end)
+               for match in FILE_NAME.finditer(text, max(0, hit.start - 200), hit.end + 200))
 
 
 def _joined(word: str) -> str:
