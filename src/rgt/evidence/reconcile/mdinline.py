@@ -42,6 +42,8 @@ STARRED_NAME = re.compile(r"(?<![\w*])([^\s|*]*[^\W\d_][^\s|*]*)\*(?![\w*])")
 HELD_BACK = re.compile("[\ue000-\ue07f]")
 INLINE = [
     (LINK, r"\1"),  # links and images: their text
+    # a reference link, ``[1.39 hrs (CPU parallel)][2]``: its text, the label no citation
+    (re.compile(r"\[([^\[\]]+)\]\[[^\[\]]*\]"), r"\1"),
     # LaTeX's text commands in Markdown written for a LaTeX build (``\texttt{PAF} (ours)``)
     (re.compile(r"\\(?:texttt|textbf|textit|textsc|textrm|emph|bf|it)\{([^{}]*)\}"), r"\1"),
     # a venue citation, [CVPR'17], names a paper between a row label's words: not a name

@@ -51,8 +51,8 @@ def is_numeric(text: str) -> bool:
 
 
 WORD_FIRST = re.compile(r"\s*(?:\*\*|__|\*|_)?[^\W\d_]")
-UNIT_WORDS = {"pp", "M", "K", "B", "G", "T", "x", "CI", "s", "ms", "h", "min", "hr", "hrs", "sec",
-              "MB", "GB", "MiB", "GiB"}
+UNIT_WORDS = {"pp", "M", "K", "B", "G", "T", "x", "CI", "s", "ms", "h", "min", "mins", "hr", "hrs",
+              "sec", "secs", "hours", "minutes", "seconds", "days", "MB", "GB", "MiB", "GiB"}
 AGGREGATE_WORDS = {"best", "worst", "last", "run", "runs", "seed", "seeds", "median", "mean",
                    "average", "avg", "of", "over", "std"}
 LEADING_NUMBER = re.compile(r"\s*(?:\*\*)?[~\u2248]?\s*[-+\u2212]?\d")
