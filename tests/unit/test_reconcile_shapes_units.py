@@ -28,3 +28,26 @@ def test_times_with_their_units_beside_reference_links(tmp_path, line, found):
     report = run(tmp_path, TIMES, SPEEDS.format(line=line))
     assert {item["found"] for item in report["drift"]} == found
     assert len(report["matched"]) == 2 - len(found)
+
+
+F1S = [alias_claim("flickr", model.lower(), f"{kind}_f1", value, [model, f"{kind.title()}-F1"])
+       for model, kind, value in (("Walk", "micro", 62.98), ("Line", "micro", 63.05),
+                                  ("Walk", "macro", 61.72), ("Line", "macro", 61.77))]
+GRID = ("+----------+------+-------+\n| Metric   | Model| Score |\n"
+        "+==========+======+=======+\n|          | Walk | {walk} |\n"
+        "|          +------+-------+\n| Micro-F1 | Line | 63.05 |\n"
+        "+----------+------+-------+\n|          | Walk | 61.72 |\n"
+        "|          +------+-------+\n| Macro-F1 | Line | 61.77 |\n"
+        "+----------+------+-------+\n")
+
+
+@pytest.mark.parametrize("walk, found", [("62.98", set()), ("62.93", {"62.93"})],
+                         ids=["clean", "drifted"])
+def test_a_grid_cell_spanning_rows_names_the_rows_above_its_text(tmp_path, walk, found):
+    # before, `Micro-F1`, written on the lower of the two rows its cell spans, named only
+    # that row: the row above it named no metric
+    report = run(tmp_path, F1S, ".. table::\n\n" + "".join(
+        f"   {line}\n" for line in GRID.format(walk=walk).splitlines()), "benchmark.rst")
+    assert {(item["found"], item["claim"]) for item in report["drift"]} == \
+        {(number, "flickr/walk/micro_f1/test") for number in found}
+    assert len(report["matched"]) == 4 - len(found)

@@ -1,7 +1,8 @@
 """Grid tables, as reST writes them and as programs print them (``+-------+`` borders around
 ``| STS12 | STS13 |``): columns cut wherever a border has ``+``, a row ended by a border, the
 rows above a ``+====+`` border (or the rows of names only at the top) the header. A border
-across some columns only ends their rows; the cell the others hold spans the rows it borders.
+across some columns only ends their rows; the cell the others hold spans the rows it borders,
+above its text as below it.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ def _rows(lines: list[str], index: int, cuts: list[int],
           render: Render) -> tuple[list[list[Cell]], list[list[Cell]], int]:
     """The header rows and the body rows from ``lines[index]`` on, and where they end."""
     groups: dict[bool, list[list[Cell]]] = {False: [], True: []}  # True: the body
+    joins: dict[bool, list[set[int]]] = {False: [], True: []}  # columns open above each row
     pending, body, carry = [], False, set()
     index += 1
     while index < len(lines) and _in_grid(lines[index]):
@@ -60,11 +62,14 @@ def _rows(lines: list[str], index: int, cuts: list[int],
         spanning = _spanning(line, cuts)
         if GRID_BORDER.match(line) or spanning:
             if pending:
-                groups[body].append(_carried(_joined(pending, render), groups[body], carry))
+                groups[body].append(_joined(pending, render))
+                joins[body].append(carry if groups[body][:-1] else set())
             pending, body, carry = [], body or "=" in line, spanning
         else:
             pending.append((index + 1, _cells(line, cuts)))
         index += 1
+    for part in (False, True):
+        _spanned(groups[part], joins[part])
     header, rows = (groups[False], groups[True]) if body else ([], groups[False])
     return header, rows, index
 
@@ -79,12 +84,20 @@ def _spanning(line: str, cuts: list[int]) -> set[int]:
     return {j for j, closed in enumerate(bordered) if not closed}
 
 
-def _carried(row: list[Cell], above: list[list[Cell]], carry: set[int]) -> list[Cell]:
-    """``row`` with the cells of the columns a partial border left open taken from above."""
-    if not carry or not above:
-        return row
-    return [above[-1][j] if j in carry and j < len(above[-1]) and not cell.text else cell
-            for j, cell in enumerate(row)]
+def _spanned(rows: list[list[Cell]], joins: list[set[int]]) -> None:
+    """Each cell a partial border left open over several rows (``Micro-F1``, written on the
+    middle of three) given to every row it spans, above its text as below it."""
+    width = max((len(row) for row in rows), default=0)
+    for j in range(width):
+        start = 0
+        for i in range(1, len(rows) + 1):
+            if i < len(rows) and j in joins[i]:
+                continue
+            texts = [row[j].text for row in rows[start:i] if j < len(row) and row[j].text]
+            for row in rows[start:i] if len(set(texts)) == 1 and i - start > 1 else []:
+                if j < len(row) and not row[j].text:
+                    row[j] = Cell(texts[0], row[j].line)
+            start = i
 
 
 def _in_grid(line: str) -> bool:
