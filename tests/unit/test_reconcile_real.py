@@ -33,7 +33,7 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (2387, 2386, 2692)
+    assert (score["found"], score["found_exact"], score["planted"]) == (2389, 2388, 2692)
     assert (score["known_found"], score["known"]) == (81, 134)
     assert _kinds(score) == {"drifted": {"drift": 54, "unmapped": 34},
                              "clean": {"drift": 55, "unmapped": 19}}
