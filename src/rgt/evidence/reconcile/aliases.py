@@ -26,9 +26,9 @@ from rgt.evidence.reconcile.text import fold
 from rgt.evidence.reconcile.vocabulary import Hit, Vocabulary, id_parts, runs_of
 
 STRONG = ("cell", "column", "row", "corner")
-MOST_SETTINGS = 8  # the most assignments a row's aliases are left out of, a few at a time
 WEAK = ("caption", "scope")
 SHARED = {"metric": "metric", "exp": "exp_id", "variant": "variant", "split": "split"}
+MOST_SETTINGS = 8  # the most assignments of a row whose ways of leaving some out are tried
 
 
 def alias_sets(text: str, vocabulary: Vocabulary, key: str = "claims") -> list[frozenset[str]]:

@@ -123,11 +123,12 @@ def reconcile(claims: list[dict], documents: list[Path], names: dict | None = No
     report: dict = {"drift": [], "unmapped": [], "matched": [],
                     "files": [path.as_posix() for path in documents]}
     folders = named_folders(documents, vocabulary)
-    named = _folders_claims(folders, vocabulary)
+    folder_claims = _folders_claims(folders, vocabulary)
     for path in documents:
-        others = {folders[other]: claims for other, claims in named.items() if other != path}
+        others = {folders[other]: named for other, named in folder_claims.items()
+                  if other != path}
         for site, outcome in document_outcomes(path, claims, vocabulary, folders[path]):
-            if _another_folder_s(outcome, site, named[path], others, vocabulary):
+            if _another_folder_s(outcome, site, folder_claims[path], others, vocabulary):
                 continue
             item = _item(site, outcome, path.as_posix())
             if item not in report[outcome.status]:
