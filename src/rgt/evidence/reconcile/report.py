@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 from rgt.deliver.inputs import DeliveryError
+from rgt.evidence.reconcile.aliases import alias_sets
 from rgt.evidence.reconcile.attribute import attribute
 from rgt.evidence.reconcile.blocks import Paragraph, Table
 from rgt.evidence.reconcile.check import Outcome, judge
@@ -151,14 +152,10 @@ def _names_a_run(hit: Hit) -> bool:
     return bool({"variant", "claims", "ids"} & set(hit.facets))
 
 
-def _claims_named(text: str, vocabulary: Vocabulary) -> set[str]:
-    """The claims ``text``'s names are aliases of."""
-    return {claim for hit in vocabulary.find(text) for claim in hit.facets.get("claims", ())}
-
-
 def _folders_claims(folders: dict[Path, str], vocabulary: Vocabulary) -> dict[Path, set]:
     """The claims each document's folders name that no other document's folders name."""
-    named = {path: _claims_named(folder, vocabulary) for path, folder in folders.items()}
+    named = {path: set().union(*alias_sets(folder, vocabulary))
+             for path, folder in folders.items()}
     return {path: claims - set().union(*(other for key, other in named.items()
                                          if folders[key] != folders[path]))
             for path, claims in named.items()}

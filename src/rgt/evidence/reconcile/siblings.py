@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import permutations
 
+from rgt.evidence.reconcile.aliases import alias_sets
 from rgt.evidence.reconcile.attribute import Attribution
 from rgt.evidence.reconcile.check import Outcome, document_scale, judge
 from rgt.evidence.reconcile.sites import Site
@@ -101,8 +102,7 @@ def _row_claims(site: Site, vocabulary: Vocabulary) -> frozenset[str] | None:
     """The claims a table cell's row label names: those each of its names of claims names
     (``Exp 2 S(P)``: experiment 2's single-hit claims); ``None`` where it names none."""
     row = site.level("row")
-    named = [frozenset(hit.facets["claims"]) for hit in vocabulary.find(row.text if row else "")
-             if hit.facets.get("claims")]
+    named = [claims for claims in alias_sets(row.text if row else "", vocabulary) if claims]
     return frozenset.intersection(*named) if named and site.in_table else None
 
 
