@@ -34,7 +34,13 @@ MOST_SETTINGS = 8  # the most assignments of a row whose ways of leaving some ou
 def alias_sets(text: str, vocabulary: Vocabulary, key: str = "claims") -> list[frozenset[str]]:
     """The claims each alias in ``text`` names (``own``: only the claims that carry it, not
     those its words name; an alias that is a metric's name has none of its own)."""
-    return [frozenset(hit.facets[key]) for hit in vocabulary.find(text) if key in hit.facets]
+    sets = []
+    for hit in vocabulary.find(text):
+        named = hit.facets.get(key)
+        named = vocabulary.composed(hit.phrase, key) if named is None else named
+        if named is not None:
+            sets.append(frozenset(named))
+    return sets
 
 
 ALTERNATIVES_GAP = re.compile(r"\s*[;/]\s*")

@@ -80,6 +80,7 @@ class Hit:
     end: int
     facets: dict
     implied: frozenset[str] = frozenset()
+    phrase: str = ""
 
 
 def id_parts(claim_id: str) -> tuple[str, ...] | None:
@@ -216,7 +217,25 @@ class Vocabulary:
 
     def _hit(self, folded: str, start: int, end: int) -> Hit:
         key = self._matched_phrase(folded[start:end])
-        return Hit(start, end, self.phrases[key], frozenset(self.implied.get(key, ())))
+        return Hit(start, end, self.phrases[key], frozenset(self.implied.get(key, ())), key)
+
+    def composed(self, phrase: str, facet: str) -> set[str] | None:
+        """What the shorter phrases ``phrase`` is made of each name of ``facet``, in common
+        (``top20 accuracy``, a metric's id spelled, written as the aliases ``Top20`` and
+        ``accuracy`` that only the code base's runs carry); None when its words are not all
+        such phrases."""
+        words = phrase.split()
+        splits: dict[int, set[str] | None] = {0: None}
+        for end in range(1, len(words) + 1):
+            for start in range(end):
+                part = " ".join(words[start:end])
+                if start in splits and (start, end) != (0, len(words)) \
+                        and facet in self.phrases.get(part, {}):
+                    known = splits[start]
+                    named = set(self.phrases[part][facet])
+                    splits.setdefault(end, named if known is None else known & named)
+                    break
+        return splits.get(len(words)) if len(words) > 1 else None
 
     def blanked(self, text: str) -> str:
         """``text`` (folded) with every name found in it blanked out."""

@@ -1,0 +1,50 @@
+"""Shapes of results the real corpus's fifty-eighth held-out part showed (now in
+tests/data/reconcile_real/dev), read as a reader reads them: Pyserini's replication page, a
+table of percentages beside code blocks whose expected output gives the code base's own
+results as fractions (`Top20   accuracy: 0.7947`), each block under a bold label naming the
+method (`**BM25 retrieval**:`). The snippets follow that shape, with numbers of their own."""
+
+from __future__ import annotations
+
+import pytest
+
+from reconcile_helpers import alias_claim
+from reconcile_helpers import reconcile_text as run
+
+TABLE_AND_OUTPUT = [
+    alias_claim("nq", "dense", "top20_accuracy", 78.1, ["Dense", "Top-20"]),
+    alias_claim("nq", "dense_code", "top20_accuracy", 0.7826, ["Top20", "accuracy"], unit=None)]
+SUMMARY = ("## NQ with Dense\n\n| Method | Top-20 |\n|---|---|\n| Dense | 78.1 |\n\n"
+           "And the expected results:\n\n```text\nTop20   accuracy: {output}\n```\n")
+
+
+@pytest.mark.parametrize("output, found", [("0.7826", set()), ("0.7829", {"0.7829"})],
+                         ids=["clean", "drifted"])
+def test_an_output_line_named_by_aliases_the_metric_name_is_made_of(tmp_path, output, found):
+    # before, `Top20   accuracy` read as the metric's id spelled, not as the aliases `Top20`
+    # and `accuracy` that only the code base's run carries: the heading's run was held to it
+    report = run(tmp_path, TABLE_AND_OUTPUT, SUMMARY.format(output=output))
+    assert {(item["found"], item["claim"]) for item in report["drift"]} == \
+        {(number, "nq/dense_code/top20_accuracy/test") for number in found}
+    assert len(report["matched"]) == 2 - len(found)
+
+
+LABELLED = [alias_claim("nq", variant, "top20_accuracy", value, [label, "Top20"], unit=None)
+            for variant, label, value in (("sparse", "BM25 retrieval", 0.6187),
+                                          ("fused", "Hybrid retrieval", 0.8142))]
+COMMANDS = ("## Natural Questions\n\n**BM25 retrieval**:\n\n```bash\npython -m search.lucene "
+            "--topics nq-test\n```\n\nAnd the expected results:\n\n```text\nTop20: 0.6187\n```"
+            "\n\n**Hybrid retrieval** (combining both):\n\n```bash\npython -m search.hybrid "
+            "--topics nq-test\n```\n\nAnd the expected results:\n\n```text\nTop20: {fused}\n"
+            "```\n")
+
+
+@pytest.mark.parametrize("fused, found", [("0.8142", set()), ("0.8147", {"0.8147"})],
+                         ids=["clean", "drifted"])
+def test_a_bold_label_titles_the_output_below_it(tmp_path, fused, found):
+    # before, the bold labels were paragraphs of their own, far from the output: each
+    # output line was either run's
+    report = run(tmp_path, LABELLED, COMMANDS.format(fused=fused))
+    assert {(item["found"], item["claim"]) for item in report["drift"]} == \
+        {(number, "nq/fused/top20_accuracy/test") for number in found}
+    assert len(report["matched"]) == 2 - len(found)
