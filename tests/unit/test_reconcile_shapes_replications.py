@@ -48,3 +48,21 @@ def test_a_bold_label_titles_the_output_below_it(tmp_path, fused, found):
     assert {(item["found"], item["claim"]) for item in report["drift"]} == \
         {(number, "nq/fused/top20_accuracy/test") for number in found}
     assert len(report["matched"]) == 2 - len(found)
+
+
+INDEXED = [alias_claim("nq", variant, "top20_accuracy", value, [name, "Top-20"])
+           for variant, name, value in (("s_net", "Small", 70.1), ("l_net", "Big", 74.3))]
+INDEXES = ("| Model | Index | Top-20 |\n|---|---|---|\n"
+           "| Small | [index-big-v2](https://example.org/index-big-v2.tar.gz) | {small} |\n"
+           "| Big | as above | 74.3 |\n")
+
+
+@pytest.mark.parametrize("small, found", [("70.1", set()), ("70.7", {"70.7"})],
+                         ids=["clean", "drifted"])
+def test_a_name_joined_into_an_index_s_name_names_no_run(tmp_path, small, found):
+    # before, `big` inside `index-big-v2` named the other run: the row's names named no
+    # claim in common and its number was left alone
+    report = run(tmp_path, INDEXED, INDEXES.format(small=small))
+    assert {(item["found"], item["claim"]) for item in report["drift"]} == \
+        {(number, "nq/s_net/top20_accuracy/test") for number in found}
+    assert len(report["matched"]) == 2 - len(found)

@@ -84,7 +84,8 @@ def aliased(site: Site, vocabulary: Vocabulary) -> frozenset[str] | None:
                 # ``Test Error (median of 3 runs)``); the row's over the header above the
                 # names (``T2T Transformer`` over ``Performer``: a setting, no run)
             if level.tier == "row" and pinned and not pinned & named:
-                named = _settings_left_out(level.text, vocabulary, pinned)
+                named = _settings_left_out(level.text, vocabulary, pinned) or \
+                    _joined_left_out(level.text, vocabulary, pinned)
             if level.tier == "row" and not named:
                 named = _assignments_left_out(level.text, vocabulary)
             if level.tier == "row" and not named and level.own:
@@ -125,6 +126,25 @@ def _settings_left_out(text: str, vocabulary: Vocabulary, pinned: frozenset[str]
     models = {run for claim in pinned for run in runs_of(claim)}
     return named if all(any(run.startswith(f"{model}_") for model in models)
                         for claim in left for run in runs_of(claim)) else frozenset()
+
+
+def _joined_left_out(text: str, vocabulary: Vocabulary, pinned: frozenset[str]
+                     ) -> frozenset[str]:
+    """The claims a row's aliases name when those written joined into a longer word are
+    left out (``dindex-dpr-multi-pca768``, an index's name beside the run ``DPR-768``: a
+    word of that name, not the run ``DPR-Multi``), where the others name some pinned claim."""
+    hits = [hit for hit in vocabulary.find(text) if "claims" in hit.facets]
+    kept = [frozenset(hit.facets["claims"]) for hit in hits if not _joined(text, hit)]
+    if not kept or len(kept) == len(hits):
+        return frozenset()
+    named = frozenset.intersection(*kept)
+    return named if named & pinned else frozenset()
+
+
+def _joined(text: str, hit: Hit) -> bool:
+    """Whether ``hit`` is written joined by ``-`` or ``_`` to a word before or after it."""
+    return bool(re.match(r"[-_]\w", text[hit.end:hit.end + 2])
+                or re.fullmatch(r"\w[-_]", text[max(0, hit.start - 2):hit.start]))
 
 
 def _assignments_left_out(text: str, vocabulary: Vocabulary) -> frozenset[str]:
