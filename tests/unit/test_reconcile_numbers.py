@@ -15,6 +15,9 @@ from rgt.evidence.reconcile.statistics import find_statements
     ("-0.012", -0.0123, True), ("\u22120.012", -0.0123, True), ("+0.012", -0.0123, False),
     ("11.2M", 11173962, True), ("11.1M", 11173962, False), ("0.94 pp", 0.009424, True),
     ("1,234.5", 1234.5, True), ("95%", 0.9467, True),
+    # scientific notation, as LaTeX tables of small errors write it
+    ("6.5e-4", 0.00065, True), ("6.6e-4", 0.00065, False), ("1.1e+03", 1100, True),
+    ("3.5E-5", 3.5e-5, True),
 ])
 def test_a_number_states_a_value_rounded_to_the_digits_shown(text, value, ok):
     number = parse_number(text)
@@ -32,7 +35,7 @@ def test_a_difference_without_its_sign_is_compared_by_magnitude():
     (11173962, "12.1M", "11.2M"),
     # a value the document's decimals would round to zero keeps two digits (the evidence's
     # 2.8 where the document writes thousands): not ``0.0k``, which states nothing
-    (2.8, "2.8k", "0.0028k"), (0.04, "1.2", "0.040"),
+    (2.8, "2.8k", "0.0028k"), (0.04, "1.2", "0.040"), (0.00065, "6.6e-4", "6.5e-4"),
 ])
 def test_the_fix_is_the_value_written_the_way_the_document_writes_it(value, text, fix):
     number = parse_number(text)
@@ -55,6 +58,7 @@ def statements(text: str) -> list[list[tuple[str, str]]]:
     ("over three random seeds, 5 runs, seeds: 4", [[("seeds", "three random seeds")],
                                                    [("seeds", "5 runs")], [("seeds", "seeds: 4")]]),
     ("at the 99% level", [[("level", "99%")]]),
+    ("6.5e-4 \u00b1 3.5e-5", [[("value", "6.5e-4"), ("spread", "3.5e-5")]]),
     ("gains 0.94 percentage points", [[("value", "0.94 pp")]]),
 ])
 def test_statements_group_a_value_with_what_qualifies_it(text, expected):
@@ -64,7 +68,7 @@ def test_statements_group_a_value_with_what_qualifies_it(text, expected):
 @pytest.mark.parametrize("text", [
     "Section 4.2, Table 2, Fig. 3.1, Eq. 2.5", "PyTorch 2.1 and python 3.11, v1.2.0",
     "200 epochs, 1.5x, 3.2 GPU-hours, 64 images", "costs $1.20/h", "in 2024, on 14.03.2024",
-    "weight decay 5.0e-4", "the first three seeds", "1,000 images",
+    "the first three seeds", "1,000 images", "v1e5",
 ])
 def test_numbers_that_name_something_make_no_statement(text):
     assert statements(text) == []

@@ -191,13 +191,20 @@ def satellites(statement: Statement, claim: dict, scale: float | None, unit: str
                                                               orientation)
         if values is None:
             continue
-        allowed = (scale,) if scale else allowed_scales(part.number, statement, unit)
+        allowed = (_own_scale(scale, statement, part),) if scale else allowed_scales(
+            part.number, statement, unit)
         ok = part_states(part, values, allowed)
         fix = "" if ok or part.role in ("seeds", "level") else fix_for(
             part.number, values[0], statement, unit, magnitude=part.role == "spread")
         outcomes.append(Outcome("matched" if ok else "drift", part.role, claim, _found(part),
                                 part.number.start, values[0], fix))
     return outcomes
+
+
+def _own_scale(scale: float, statement: Statement, part: Part) -> float:
+    """The value's scale for another part, each written with its own power of ten
+    (``5.6e-6 ± 1.03e-5``)."""
+    return scale * statement.part("value").number.multiplier / part.number.multiplier
 
 
 def _value_outcome(status: str, part: Part, statement: Statement, claim: dict, unit: str,

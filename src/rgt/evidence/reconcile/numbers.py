@@ -20,7 +20,9 @@ NUMBER = re.compile(
     r"(?<![\w.,^])(?<![^\d%]/)(?<!^/)(?<![A-Za-z]-)(?P<sign>[-+\u2212])?"
     # a fraction may drop its zero (``.797``, as APA style writes what cannot exceed 1)
     r"(?P<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.(?P<decimals>\d+))?|\.(?P<bare>\d+))"
-    r"(?P<suffix>\s?%|\s?pp\b|[KkMB]\b|\s?[\u00b7\u00d7]\s?10\^(?P<exponent>[-\u2212]?\d+))?"
+    r"(?P<suffix>\s?%|\s?pp\b|[KkMB]\b|\s?[\u00b7\u00d7]\s?10\^(?P<exponent>[-\u2212]?\d+)"
+    # scientific notation (``6.5e-4``)
+    r"|[eE](?P<power>[-+\u2212]?\d+)\b)?"
     r"(?![\w.]*\d)(?![eE][-+]?\d)"
 )
 
@@ -63,7 +65,7 @@ def _number(match: re.Match) -> Number:
         decimals=len(match.group("decimals") or match.group("bare") or ""),
         sign="-" if sign in ("-", MINUS) else sign,
         percent=suffix in ("%", "pp"),
-        multiplier=_multiplier(suffix, match.group("exponent")),
+        multiplier=_multiplier(suffix, match.group("exponent") or match.group("power")),
         start=match.start(),
         end=match.end(),
     )

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from rgt.evidence.reconcile.direction import direction_words
 from rgt.evidence.reconcile.numbers import Number, find_numbers, parse_number
 
-VALUE = r"[-+\u2212]?(?:\d+(?:\.\d+)?|\.\d+)(?:\s?%|\s?pp\b)?"
+VALUE = r"[-+\u2212]?(?:\d+(?:\.\d+)?|\.\d+)(?:\s?%|\s?pp\b|[eE][-+\u2212]?\d+\b)?"
 REFERENCE = re.compile(
     r"\b(?:sections?|sec\.|§|tables?|tab\.|figures?|figs?\.|eqs?\.|equations?|appendix|app\.|"
     r"algorithms?|alg\.|lines?|chapters?|ch\.|theorems?|lemmas?|definitions?|python|pytorch|"

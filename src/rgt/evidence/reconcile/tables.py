@@ -18,7 +18,7 @@ from rgt.evidence.reconcile.numbers import parse_number
 from rgt.evidence.reconcile.sites import Level, Site
 from rgt.evidence.reconcile.statistics import Statement, find_statements
 
-NUMBER_TEXT = re.compile(r"[-+\u2212]?\d[\d,]*(?:\.\d+)?")
+NUMBER_TEXT = re.compile(r"[-+\u2212]?\d[\d,]*(?:\.\d+)?(?:[eE][-+\u2212]?\d+\b)?")
 
 
 NAMED_NUMBER = re.compile(r"^\s*[^\W\d_][\w\-@ ]{0,24}:\s*(?=[-+\u2212]?\d)")  # "Acc: 81.0 %"
