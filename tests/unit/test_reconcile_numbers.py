@@ -75,8 +75,10 @@ def test_numbers_that_name_something_make_no_statement(text):
 
 
 def test_a_quantity_in_a_unit_a_metric_may_be_measured_in_carries_its_unit():
-    forms = [statement.form for statement in find_statements("2.5 hours, 15.9 GB and 18.7 ms")]
-    assert forms == [{"unit:h"}, {"unit:gb"}, {"unit:ms"}]
+    forms = [statement.form for statement in find_statements(
+        "2.5 hours, 15.9 GB, 18.7 ms, 11.5°, 2.5 degrees and 0.2 radians at 21.5 °C")]
+    assert forms == [{"unit:h"}, {"unit:gb"}, {"unit:ms"}, {"unit:deg"}, {"unit:deg"},
+                     {"unit:rad"}]
 
 
 @pytest.mark.parametrize(("text", "form"), [

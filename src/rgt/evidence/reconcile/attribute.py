@@ -294,6 +294,14 @@ def unit_of(statement: Statement) -> str:
     return next((word[5:] for word in statement.form if word.startswith("unit:")), "")
 
 
+def _measured_in(statement: Statement, candidates: list[dict]) -> list[dict]:
+    """The candidates measured in the unit the value is written in (``11.5°``: the error in
+    degrees, not the same error in radians), where some are."""
+    unit = unit_of(statement)
+    return [claim for claim in candidates if unit and unit in claim_units([claim])] \
+        or candidates
+
+
 def _no_claims(site: Site, statement: Statement, facets: dict[str, Facet],
                evidence: list[dict]) -> bool:
     """No metric (nor, for a seed count, variant) named; another system; a seed count not
@@ -444,9 +452,9 @@ def attribute(site: Site, claims: list[dict],
     role = next((word for word in ("from", "to") if word in statement.form), "")
     strong = "variant" in paired or all(
         facets[name].strong for name in ("metric", "variant") if name in facets)
-    candidates = compared_with(site, named_by_aliases(
+    candidates = _measured_in(statement, compared_with(site, named_by_aliases(
         site, _candidates(site, claims, facets, wanted, role, vocabulary), facets, vocabulary),
-        vocabulary)
+        vocabulary))
     return statement, Attribution(
         plainly_named(site, named_inside(site, candidates, vocabulary), vocabulary),
         consistent(claims, loosened(site, facets, vocabulary), wanted, role), strong, facets,

@@ -83,6 +83,7 @@ SIMPLE = [
     (re.compile(r"\\(?:beta)(?![a-zA-Z])"), "β"),
     (re.compile(r"\\(?:textminus|minus)(?![a-zA-Z])"), "\u2212"),
     (re.compile(r"\\(?:approx)(?![a-zA-Z])"), "\u2248"),
+    (re.compile(r"\\(?:degree|textdegree)(?![a-zA-Z])|\^\s*\{?\s*\\circ\s*\}?"), "\u00b0"),
     # a function's argument is no result: ``0.51 \approx \log 1.66``
     (re.compile(r"\\(log|ln|exp|sqrt)(?![a-zA-Z])"), r" \1 "),
     (re.compile(r"\\\\"), " "),  # a line break (inside \makecell too), before "\ " below

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from rgt.evidence.reconcile.blocks import Paragraph
 from rgt.evidence.reconcile.numbers import find_numbers
 from rgt.evidence.reconcile.statistics import Statement, find_statements
-from rgt.evidence.reconcile.text import clause_span, sentence_spans
+from rgt.evidence.reconcile.text import clause_span, range_lower_end, sentence_spans
 
 
 @dataclass(frozen=True)
@@ -109,6 +109,19 @@ def in_turn(text: str, statements: list[Statement],
     return names
 
 
+OTHER_CLAUSE = re.compile(r"[,;]|\s(?:and|but|while|whereas)\s")
+
+
+def _upper_end_only(text: str, start: int, end: int, clause: int) -> str:
+    """A sentence as its range's upper end reads it, the lower end's words blanked out
+    (``from E = 0 with exact distances to E ≈ 0.2 radians (≈ 11.5°)``: neither 0.2 nor its
+    aside in brackets is the exact distances')."""
+    lower = range_lower_end(text, start, clause)
+    if lower is None or OTHER_CLAUSE.search(text, lower[1], clause):
+        return text[start:end]
+    return text[start:lower[0]] + " " * (lower[1] - lower[0]) + text[lower[1]:end]
+
+
 def _prose_site(paragraph: Paragraph, statement: Statement, sentences: list[tuple[int, int]],
                 protected: list[tuple[int, int]], named: str = "") -> Site:
     text, anchor = paragraph.text, statement.anchor
@@ -122,7 +135,8 @@ def _prose_site(paragraph: Paragraph, statement: Statement, sentences: list[tupl
         levels.append(Level("turn", named, None, True))
     if paragraph.note:  # a footnote's: the row its mark points to, as near as its clause
         levels.append(Level("note", paragraph.note, None, True))
-    levels.append(Level("sentence", text[s_start:s_end], anchor - s_start, False))
+    levels.append(Level("sentence", _upper_end_only(text, s_start, s_end, c_start),
+                        anchor - s_start, False))
     refers_back = ANAPHORA.search(text[s_start:s_end]) is not None
     levels += [Level("paragraph", text[start:end], None, False, names_variants=refers_back,
                      carries=start == sentences[index - 1][0])

@@ -26,7 +26,8 @@ REFERENCE = re.compile(
 UNIT = re.compile(
     r"\s?(?:ms|s|sec|secs|seconds?|mins?|minutes?|h|hrs?|hours?|days?|[kKMGT]i?B|GPUs?|"
     r"GPU[- ]hours?|epochs?|steps?|iterations?|px|pixels?|x|\u00d7|fps|it/s|samples?|images?|"
-    r"examples?|tokens?|layers?|W|\u00b0C|cores?|CPUs?|nodes?|USD|EUR)(?![\w])|\s?/\s?(?:h|s)\b"
+    r"examples?|tokens?|layers?|W|\u00b0C|cores?|CPUs?|nodes?|USD|EUR|degrees?|rad|radians?)(?![\w])"
+    r"|\s?/\s?(?:h|s)\b|\s?\u00b0(?!\s?[CF]\b)"
 )
 # The settings of a test, not its results: "80% power", "alpha = 0.05", "p <= 0.05", "p = 0.19".
 TEST_SETTING_BEFORE = re.compile(
@@ -178,7 +179,8 @@ def _overlaps(start: int, end: int, statements: list[Statement]) -> bool:
 MEASURES = {"ms": "ms", "s": "s", "sec": "s", "secs": "s", "second": "s", "seconds": "s",
             "min": "min", "mins": "min", "minute": "min", "minutes": "min", "h": "h", "hr": "h",
             "hrs": "h", "hour": "h", "hours": "h", "gb": "gb", "gib": "gb", "mb": "mb",
-            "mib": "mb", "w": "w"}
+            "mib": "mb", "w": "w", "\u00b0": "deg", "deg": "deg", "degree": "deg", "degrees": "deg",
+            "rad": "rad", "radian": "rad", "radians": "rad"}
 
 
 def measure(word: str) -> str:

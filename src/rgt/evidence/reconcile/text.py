@@ -69,7 +69,22 @@ def clause_span(text: str, position: int, protected: list[tuple[int, int]],
         elif match.start() >= position:
             high = match.start()
             break
-    return low, high
+    lower = range_lower_end(text, low, position)
+    return (lower[1] if lower else low), high
+
+
+def range_lower_end(text: str, start: int, position: int) -> tuple[int, int] | None:
+    """The span of the last range's lower end (``from … to``) between ``start`` and
+    ``position``, or None."""
+    ends = [found.span() for found in RANGE_TO.finditer(text, start, position)
+            if found.end() <= position and re.search(r"[^\W\d_]{2,}", found.group("words"))]
+    return ends[-1] if ends else None
+
+
+# the upper end of a range whose lower end has words of its own (``from E = 0 with exact
+# distances to E ≈ 0.2 radians``): a clause apart from the lower end's
+RANGE_TO = re.compile(r"\bfrom\s[^.;\d]{0,25}?\d\S*(?P<words>(?:(?!\bfrom\b)[^.;])*?)\sto\s",
+                      re.IGNORECASE)
 
 
 # GitHub's check and cross emoji, as the marks they show
