@@ -13,7 +13,7 @@ import pytest
 
 from reconcile_helpers import alias_claim
 from reconcile_helpers import reconcile_text as run
-from rgt.evidence.reconcile.tables import caption_in_turn
+from rgt.evidence.reconcile.tables import caption_in_turn, in_turn
 
 DENOISE = [alias_claim(dataset, "ours", metric, value, ["Ours (G1)", dataset.upper(),
                                                          metric.upper()])
@@ -55,3 +55,12 @@ def test_the_paper_s_seed_count_is_the_paper_s(tmp_path):
             "> Scores are normalized. Paper uses mean over 3 seeds.\n")
     report = run(tmp_path, claims, text)
     assert report["drift"] == [] and report["unmapped"] == []
+
+
+def test_a_header_s_words_around_its_slashed_names_qualify_each():
+    assert in_turn("Training / Evaluation Time", 2) == (
+        "Time", ["Training Time", "Evaluation Time"])
+    assert in_turn("Flip AP / FPS", 2) == ("Flip", ["Flip AP", "Flip FPS"])
+    assert in_turn("mIoU/mAcc(ss)", 2) == ("mIoU/mAcc(ss)", ["mIoU", "mAcc"])
+    assert in_turn("Training / Evaluation Time", 3) == ("Training / Evaluation Time",
+                                                        ["", "", ""])

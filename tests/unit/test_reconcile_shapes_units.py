@@ -51,3 +51,26 @@ def test_a_grid_cell_spanning_rows_names_the_rows_above_its_text(tmp_path, walk,
     assert {(item["found"], item["claim"]) for item in report["drift"]} == \
         {(number, "flickr/walk/micro_f1/test") for number in found}
     assert len(report["matched"]) == 4 - len(found)
+
+
+COSTS = [alias_claim("fb", "rot", metric, value, ["RotE", "FB"], unit=unit, direction="lower")
+         for metric, value, unit in (("training_time", 31.4, "min"),
+                                     ("evaluation_time", 48.2, "s"))] + [
+    alias_claim("fb", "trans", "training_time", 12.9, ["TransX", "FB"], unit="min",
+                direction="lower")]
+COST_TABLE = ("We benchmark TransX and RotE on two datasets. The training time and evaluation "
+              "time of RotE on these datasets are given in the following table.\n\n"
+              "| Dataset | Training / Evaluation Time |\n|---|---|\n"
+              "| FB | 31.4 mins / {evaluation} s |\n")
+
+
+@pytest.mark.parametrize("evaluation, found", [("48.2", set()), ("49.7", {"49.7"})],
+                         ids=["clean", "drifted"])
+def test_a_paragraph_pointing_at_the_table_below_and_a_header_naming_its_cells_in_turn(
+        tmp_path, evaluation, found):
+    # before, the paragraph ending `in the following table.` was no caption (no run was
+    # named) and `Training / Evaluation Time` named neither number: no metric either
+    report = run(tmp_path, COSTS, COST_TABLE.format(evaluation=evaluation))
+    assert {(item["found"], item["claim"]) for item in report["drift"]} == \
+        {(number, "fb/rot/evaluation_time/test") for number in found}
+    assert len(report["matched"]) == 2 - len(found)

@@ -29,6 +29,7 @@ from rgt.evidence.reconcile.pipetable import (
     spanned,
     stacked_rows,
 )
+from rgt.evidence.reconcile.text import sentence_spans
 
 FENCE = re.compile(r"^\s*(```|~~~)")
 # a MyST directive (Jupyter Book): ```` ```{table} Caption ```` holds Markdown, read as such;
@@ -105,7 +106,22 @@ def _captions(text: str) -> bool:
     """Whether a paragraph captions what follows it: it reads ``Table …``, introduces it, or
     says what each cell holds (``The two numbers in each cell denote …``)."""
     return CAPTION.match(text) is not None or INTRODUCES.search(text) is not None or \
-        EACH_CELL.search(text) is not None
+        EACH_CELL.search(text) is not None or FOLLOWING_TABLE.search(text) is not None
+
+
+def _pointing_sentence(text: str) -> str:
+    """A caption that only points at the table in its last sentence (``We benchmark TransE,
+    …, RotatE and QuatE. The training time … of RotatE … are given in the following
+    table.``): that sentence, which says what the table holds; else the whole caption."""
+    spans = sentence_spans(text, [])
+    last = text[spans[-1][0]:].strip() if spans else text
+    return last if len(spans) > 1 and FOLLOWING_TABLE.search(last) and not _captions(
+        text[:spans[-1][0]]) else text
+
+
+# a last sentence pointing at the table under it: "… are given in the following table."
+FOLLOWING_TABLE = re.compile(r"\b(?:(?:following|next)\s+table|table\s+below)\b[^.!?]*[.:]?\s*$",
+                             re.IGNORECASE)
 
 
 # what a table's cells hold: "The two numbers in each cell denote …"
@@ -381,7 +397,7 @@ class MarkdownReader:
         below = next((line for line in self.lines[self.index:] if line.strip()), "")
         after = "" if HEADING.match(below) else inline(below)
         if _captions(before) or self._titles(before) or self._touches(self.table_line):
-            return before
+            return _pointing_sentence(before)
         return after if CAPTION.match(after) else ""
 
     def _touches(self, line: int) -> bool:

@@ -362,7 +362,8 @@ def _named_next(text: str, left: Statement, right: Statement) -> tuple[int, int]
 
 IN_TURN = re.compile(r"\(\s*([^()/,]+?(?:\s*[/,]\s*[^()/,]+?)+)\s*\)"  # "(AUC,AP)"
                      r"|(?:^|(?<=\s))([^\s/()]+(?:\s*/\s*[^\s/()]+)+)"  # "SQuAD 1.1 EM/F1"
-                     r"(?=\s*(?:\([^()/]*\))?\s*$)")  # a qualifier after: "mIoU/mAcc(ss)"
+                     r"(?=\s*(?:\([^()/]*\))?\s*$"  # a qualifier after: "mIoU/mAcc(ss)"
+                     r"|(?P<after>(?:\s+[^\W\d_]+)+)\s*$)")  # words: "Training / Evaluation Time"
 
 
 def in_turn(header: str, count: int) -> tuple[str, list[str]]:
@@ -375,6 +376,11 @@ def in_turn(header: str, count: int) -> tuple[str, list[str]]:
                      (match.group(1) or match.group(2)).strip()) if match else []
     if count < 2 or len(names) != count:
         return header, [""] * count
+    if match.group("after"):
+        # the words after the list qualify each name: ``Training / Evaluation Time``
+        after = match.group("after").strip()
+        return (header[:match.start()] + " " + after).strip(), [f"{name} {after}"
+                                                                 for name in names]
     if match.group(2) and header[match.end():].strip():
         return header, names  # ``mIoU/mAcc/aAcc(ss)``: the whole header is an alias
     before = header[:match.start()].strip()
