@@ -74,3 +74,29 @@ def test_a_paragraph_pointing_at_the_table_below_and_a_header_naming_its_cells_i
     assert {(item["found"], item["claim"]) for item in report["drift"]} == \
         {(number, "fb/rot/evaluation_time/test") for number in found}
     assert len(report["matched"]) == 2 - len(found)
+
+
+SHARES = [alias_claim(f"blogcat_{share}pct", model.lower(), "micro_f1", value,
+                      [model, "BlogCat", f"{share}%"])
+          for model, values in (("Walk", (35.12, 38.64, 41.37)), ("Line", (34.80, 38.02, 40.96)))
+          for share, value in zip((10, 30, 50), values, strict=True)] + [
+    alias_claim("blogcat", "line", "training_time", 2.3, ["Line", "BlogCat"], unit="min",
+                direction="lower")]
+SHARE_GRID = ("+---------+-------+-------+-------+\n| BlogCat | 10%   | 30%   | 50%   |\n"
+              "+=========+=======+=======+=======+\n| Walk    | 35.12 | 38.64 | {walk} |\n"
+              "+---------+-------+-------+-------+\n| Vec     | Out of Memory         |\n"
+              "+---------+-------+-------+-------+\n| Line    | 34.80 | 38.02 | 40.96 |\n"
+              "+---------+-------+-------+-------+\n")
+
+
+@pytest.mark.parametrize("walk, found", [("41.37", set()), ("41.73", {"41.73"})],
+                         ids=["clean", "drifted"])
+def test_a_dataset_over_columns_of_its_settings_and_a_row_out_of_memory(tmp_path, walk, found):
+    # before, `BlogCat`, written as the id of the dataset's own experiment (its training
+    # time), named that experiment, not the `10%` to `50%` runs of its columns; and the
+    # `Out of Memory` row, names only, read as the header of the rows below it
+    report = run(tmp_path, SHARES, ".. table::\n\n" + "".join(
+        f"   {line}\n" for line in SHARE_GRID.format(walk=walk).splitlines()), "benchmark.rst")
+    assert {(item["found"], item["claim"]) for item in report["drift"]} == \
+        {(number, "blogcat_50pct/walk/micro_f1/test") for number in found}
+    assert len(report["matched"]) == 6 - len(found)

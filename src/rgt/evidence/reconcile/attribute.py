@@ -353,7 +353,8 @@ def with_pinned(facets: dict[str, Facet], pinned: dict[str, Facet],
     one the row's aliases pin when that one refines it or the row names it outright
     (``row_metrics``): a classification report's ``Macro average`` and ``Accuracy`` rows
     under ``F1-score``, a macro F1 and an accuracy. The row's run yields to a setting of it
-    that a heading names (``SchNet | All`` under ``… optimized for force only``)."""
+    that a heading names (``SchNet | All`` under ``… optimized for force only``), and the
+    table's dataset to a setting of it that a column names."""
     def yields(name: str, facet: Facet) -> bool:
         ours = not any(value.startswith("@") for value in facet.values)
         if name == "metric" and not ours and "metric" in pinned and (
@@ -363,6 +364,11 @@ def with_pinned(facets: dict[str, Facet], pinned: dict[str, Facet],
                 a_setting_of(value, run) for run in facet.values)
                 for value in pinned["variant"].values):
             return True  # the row's run, in the setting a heading names (``…_forceonly``)
+        if name == "exp" and "exp" in pinned and all(any(
+                exp.startswith((f"{value}_", f"{value}-")) for value in facet.values)
+                for exp in pinned["exp"].values):
+            return True  # the table's dataset, in the setting a column names (``Flickr``
+            # over ``90%``: ``flickr_90pct``)
         return name in ("exp", "metric") and not facet.strong and (
             ours or facet.tier == "scope") and (name in pinned or bool(chosen) and not any(
                 claim.get(SHARED[name]) in facet.values for claim in chosen))

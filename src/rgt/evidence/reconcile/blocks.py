@@ -305,6 +305,13 @@ def _a_counts_row(table: Table) -> bool:
         DECIMAL.search(cell.text) for row in below for cell in row[1:])
 
 
+def _one_cell_across(texts: list[str], width: int) -> bool:
+    """Whether one text fills most of a row, a cell spanning the numbers' columns (``Out of
+    Memory`` beside a run that could not run): what the row has instead of its numbers."""
+    most = max((texts.count(text) for text in texts), default=0)
+    return most >= 3 and most * 2 > width
+
+
 def _a_header_row(row: list[Cell], width: int) -> bool:
     """Names in (nearly) every column and no number (nor a number's ``N/A``): the header of
     the rows below it."""
@@ -312,5 +319,7 @@ def _a_header_row(row: list[Cell], width: int) -> bool:
     # a narrow table's names over all but its label column (``| | top-1 | top-5 |``) too
     unlabelled = bool(row) and not row[0].text.strip() and len(texts) >= min(2, width - 1) \
         and len(texts) == width - 1
+    if _one_cell_across(texts, width):
+        return False
     return (len(texts) >= max(3, 0.6 * width) or unlabelled) and all(
         NAME_CELL.match(text) and not MISSING.match(text) for text in texts)
