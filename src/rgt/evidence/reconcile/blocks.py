@@ -228,6 +228,8 @@ def unfolded(table: Table) -> list[Table]:
 
 
 NAME_CELL = re.compile(r"^[^\W\d_][^\n]*$")  # opens with a letter: ``R_Hip``, ``WalkDog``
+# a value its name sets (``avg = 0.4838``): a result, not a name, even opening with a letter
+ASSIGNED_DECIMAL = re.compile(r"[=:]\s*[-+\u2212]?\d*\.\d")
 
 
 def _names_column(table: Table, column: int) -> bool:
@@ -322,4 +324,5 @@ def _a_header_row(row: list[Cell], width: int) -> bool:
     if _one_cell_across(texts, width):
         return False
     return (len(texts) >= max(3, 0.6 * width) or unlabelled) and all(
-        NAME_CELL.match(text) and not MISSING.match(text) for text in texts)
+        NAME_CELL.match(text) and not MISSING.match(text) and not ASSIGNED_DECIMAL.search(text)
+        for text in texts)

@@ -28,14 +28,15 @@ DIRECTIVE = re.compile(r"^\.\.\s+[\w-]+::")
 LIST_TABLE = re.compile(r"^\.\.\s+list-table::\s*(.*)$")
 CSV_TABLE = re.compile(r"^\.\.\s+csv-table::\s*(.*)$")
 OPTION = re.compile(r"^\s+:([\w-]+):\s*(.*)$")
-ROW_ITEM = re.compile(r"^\s*\*\s+-\s+(.*)$")  # ``* - v1-12``: a row and its first cell
-CELL_ITEM = re.compile(r"^\s*-\s+(.*)$")  # ``  - 96.6%``: the row's next cell
+# ``* - v1-12``: a row and its first cell (``* -`` alone: an empty one)
+ROW_ITEM = re.compile(r"^\s*\*\s+-(?:\s+(.*))?$")
+CELL_ITEM = re.compile(r"^\s*-(?:\s+(.*))?$")  # ``  - 96.6%``: the row's next cell
 RST_INLINE = [
     (re.compile(r"\\ "), ""),  # an escaped space joins (``NDCG\ :sub:`1```: NDCG1)
     (re.compile(r"\\(\S)"), r"\1"),  # an escaped character is itself (``xgboost\_hist``)
     (re.compile(r"`([^`<]+?)\s*<[^>]*>`__?"), r"\1"),  # `text <url>`_
     (re.compile(r"``([^`]+)``"), r"`\1`"),  # ``literal``: Markdown's code span
-    (re.compile(r":\w+:`([^`]*)`"), r"\1"),  # :ref:`text`
+    (re.compile(r":[\w-]+:`([^`]*)`"), r"\1"),  # :ref:`text`, :raw-html:`<br>`
 ]
 
 
@@ -167,9 +168,9 @@ class RstReader(MarkdownReader):
             line, number = self.lines[self.index], self.index + 1
             row, cell = ROW_ITEM.match(line), CELL_ITEM.match(line)
             if row:
-                rows.append([(number, row.group(1))])
+                rows.append([(number, row.group(1) or "")])
             elif cell and rows:
-                rows[-1].append((number, cell.group(1)))
+                rows[-1].append((number, cell.group(1) or ""))
             elif line.strip() and rows:
                 rows[-1][-1] = (rows[-1][-1][0], f"{rows[-1][-1][1]} {line.strip()}")
             self.index += 1
