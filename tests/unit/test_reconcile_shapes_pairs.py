@@ -64,3 +64,25 @@ def test_a_header_s_words_around_its_slashed_names_qualify_each():
     assert in_turn("mIoU/mAcc(ss)", 2) == ("mIoU/mAcc(ss)", ["mIoU", "mAcc"])
     assert in_turn("Training / Evaluation Time", 3) == ("Training / Evaluation Time",
                                                         ["", "", ""])
+
+
+VERIFICATION = [alias_claim("cn", variant, metric, value, [name, "CN"], direction="lower",
+                            **({} if metric == "eer" else {"unit": None}))
+                for variant, name, eer, dcf in (("r221", "221-layer ResNet", 5.381, 0.312),
+                                                ("winner", "winner system", 6.214, 0.347))
+                for metric, value in (("eer", eer), ("mindcf", dcf))]
+NEWS = ("* 221-layer ResNet achieves **5.381%/{dcf}**  EER/minDCF on CN\n"
+        "* The winner system's EER/minDCF drop from 8.127%/0.455 to **6.214%/0.347** on CN "
+        "after fine-tuning\n")
+
+
+@pytest.mark.parametrize("dcf, found", [("0.312", set()), ("0.321", {"0.321"})],
+                         ids=["clean", "drifted"])
+def test_slashed_numbers_named_in_turn_by_slashed_names_beside_them(tmp_path, dcf, found):
+    # before, `EER/minDCF` after `5.381%/0.312` (no brackets) named neither in turn, the
+    # EER right after the second number claimed it; and the lower ends of `from
+    # 8.127%/0.455 to 6.214%/0.347` were held against the upper ends' claims
+    report = run(tmp_path, VERIFICATION, NEWS.format(dcf=dcf))
+    assert {(item["found"], item["claim"]) for item in report["drift"]} == \
+        {(number, "cn/r221/mindcf/test") for number in found}
+    assert len(report["matched"]) == 4 - len(found)

@@ -33,7 +33,7 @@ from rgt.evidence.reconcile.facets import (
     respectively,
 )
 from rgt.evidence.reconcile.names import claim_units, is_comparison
-from rgt.evidence.reconcile.numbers import Number, parse_number, scales
+from rgt.evidence.reconcile.numbers import Number, find_numbers, scales
 from rgt.evidence.reconcile.prose import carried_by_clause, compared_with, named_by_aliases
 from rgt.evidence.reconcile.quantities import inside_a_name
 from rgt.evidence.reconcile.runs import (
@@ -467,26 +467,33 @@ def attribute(site: Site, claims: list[dict],
         unnamed=site.nameless)  # rows nothing names: any row's, resolved with its column
 
 
-VALUE = r"([-+\u2212]?\d[\d,]*(?:\.\d+)?)"
-FROM_TO = re.compile(rf"\bfrom\s+{VALUE}\s?%?\s+to\s+{VALUE}", re.IGNORECASE)
-TO_FROM = re.compile(rf"\bto\s+{VALUE}\s?%?\s+from\s+{VALUE}", re.IGNORECASE)
+VALUE = r"[-+\u2212]?\d[\d,]*(?:\.\d+)?\s?%?"
+ENDS = rf"{VALUE}(?:\s*/\s*{VALUE})*"  # one end, or slashed ends of several (``8.426%/0.487``)
+FROM_TO = re.compile(rf"\bfrom\s+(?P<low>{ENDS})\s+to\s+(?P<high>{ENDS})", re.IGNORECASE)
+TO_FROM = re.compile(rf"\bto\s+(?P<high>{ENDS})\s+from\s+(?P<low>{ENDS})", re.IGNORECASE)
+
 
 def _not_the_other_end(site: Site, claims: list[dict], role: str) -> list[dict]:
-    """``from 7.15 to 6.09`` (or ``to 0.98 from 0.94``): two runs' means (the plain GPTQ,
+    """``from 7.15 to 6.09`` (or ``to 0.98 from 0.94``, ``from 8.426%/0.487 to
+    6.492%/0.354``, each slashed number with its own): two runs' means (the plain GPTQ,
     then with two new tricks), so a claim the other end is nearer to is not this end's; a
     comparison's claims are left as they are."""
     sentence = site.level("sentence") or site.levels[0]
     if not role or sentence.anchor is None:
         return claims
-    ends = [(match, (1, 2) if role == "from" else (2, 1))
-            for match in FROM_TO.finditer(sentence.text)]
-    ends += [(match, (2, 1) if role == "from" else (1, 2))
-             for match in TO_FROM.finditer(sentence.text)]
-    for match, (mine, other) in ends:
-        here, there = parse_number(match.group(mine)), parse_number(match.group(other))
-        if match.start(mine) == sentence.anchor and here is not None and there is not None:
-            return [claim for claim in claims if is_comparison(claim) or _distance(
-                here, claim.get("value")) <= _distance(there, claim.get("value"))]
+    mine, other = ("low", "high") if role == "from" else ("high", "low")
+    for pattern in (FROM_TO, TO_FROM):
+        for match in pattern.finditer(sentence.text):
+            # each end's digits, at either scale: which end is nearer counts, not its unit
+            ends = {name: [replace(number.shifted(match.start(name)), percent=False)
+                           for number in find_numbers(match.group(name))]
+                    for name in (mine, other)}
+            here = next((k for k, number in enumerate(ends[mine])
+                         if number.start == sentence.anchor), None)
+            if here is not None and here < len(ends[other]):
+                there = ends[other][here]
+                return [claim for claim in claims if is_comparison(claim) or _distance(
+                    ends[mine][here], claim.get("value")) <= _distance(there, claim.get("value"))]
     return claims
 
 

@@ -293,7 +293,7 @@ def decide(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
     implied_here = _implied_in_clause(site, hits, width)
     labelled = _labelled(site.levels[0], hits[0], width) if site.levels else None
     labelled = labelled or _labelled_before_parenthesis(site, hits)
-    if labelled:
+    if labelled and site.level("turn") is None:  # (one of names in turn labels the last)
         found["metric"] = labelled
     for level, level_hits, implied in _in_order(site, hits):
         for facet in FACETS:
@@ -373,12 +373,16 @@ def _implied_in_clause(site: Site, hits: list[list[Hit]], width: int) -> Facet |
 def _in_order(site: Site, hits: list[list[Hit]]) -> list[tuple[Level, list[Hit], bool]]:
     """The levels to read, each for what it names outright, then for what its aliases only
     imply; but a table cell's own words first for both (``88.2 Middle``, a part's number
-    that its header names in turn: RACE's Middle set, not all of RACE that the header names)."""
+    that its header names in turn: RACE's Middle set, not all of RACE that the header names),
+    and so the name a sentence gives a number in turn (``5.655%/0.330 EER/minDCF``: the
+    second is the minDCF, though its clause names both)."""
     pairs = list(zip(site.levels, hits, strict=True))
     cell = bool(pairs) and pairs[0][0].tier == "cell"
-    first = [(*pairs[0], implied) for implied in (False, True)] if cell else []
-    return first + [(level, level_hits, implied) for implied in (False, True)
-                    for level, level_hits in pairs[1 if cell else 0:]]
+    own = [pair for index, pair in enumerate(pairs)
+           if (index == 0 and cell) or pair[0].tier == "turn"]
+    return [(*pair, implied) for pair in own for implied in (False, True)] + [
+        (level, level_hits, implied) for implied in (False, True)
+        for level, level_hits in pairs if (level, level_hits) not in own]
 
 
 def _ours_implied(hits: list[Hit], level: Level, width: int, picked: Facet) -> Facet:

@@ -78,6 +78,9 @@ def paragraph_sites(paragraph: Paragraph) -> list[Site]:
 
 
 NAMES_IN_TURN = re.compile(r"\(\s*([^()/\d]+?(?:\s*/\s*[^()/\d]+?)+)\s*\)")
+# names slashed without brackets or spaces, beside the numbers (``**5.655%/0.330**
+# EER/minDCF``, ``EER/minDCF … are 0.723%/0.069``); not a path's or a link's parts
+NAMES_SLASHED = re.compile(r"(?<![\w/:.])([^\W\d_][\w-]*(?:/[^\W\d_][\w-]*)+)(?![\w/.])")
 
 
 def _groups(text: str, statements: list[Statement]) -> list[list[int]]:
@@ -96,11 +99,13 @@ def _groups(text: str, statements: list[Statement]) -> list[list[int]]:
 def in_turn(text: str, statements: list[Statement],
             sentences: list[tuple[int, int]]) -> dict[int, str]:
     """Each slashed number's name where its sentence names them in turn (`` `60.6` / `58.3`
-    (validation / testing) ``, and the sentence's later pairs the same way)."""
+    (validation / testing) ``, ``5.655%/0.330 EER/minDCF``, and the sentence's later pairs
+    the same way)."""
     names: dict[int, str] = {}
     for start, end in sentences:
         listed = [re.split(r"\s*/\s*", match.group(1).strip())
-                  for match in NAMES_IN_TURN.finditer(text, start, end)]
+                  for pattern in (NAMES_IN_TURN, NAMES_SLASHED)
+                  for match in pattern.finditer(text, start, end)]
         for group in _groups(text, statements):
             if not start <= statements[group[0]].start < end:
                 continue

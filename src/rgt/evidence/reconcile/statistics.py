@@ -291,10 +291,16 @@ def _bound(before: str) -> set[str]:
         UPPER_BOUND.search(before) else set()
 
 
+END = r"[-+\u2212]?\d[\d.,]*\s?%?"  # a range's end; slashed ends each their own (``8.4%/0.49``)
+FROM_BEFORE = re.compile(rf"\bfrom(?:\s+{END}\s*/)*\s*$", re.IGNORECASE)
+TO_BEFORE = re.compile(rf"\bfrom\s+{END}(?:\s*/\s*{END})*\s*to(?:\s+{END}\s*/)*\s*$",
+                       re.IGNORECASE)
+
+
 def _from_to(stripped: str) -> set[str]:
-    if re.search(r"\bfrom\s*$", stripped, re.IGNORECASE):
+    if FROM_BEFORE.search(stripped):
         return {"from"}
-    if re.search(r"\bfrom\s+[-+\u2212]?\d[\d.,]*\s?%?\s*to\s*$", stripped, re.IGNORECASE):
+    if TO_BEFORE.search(stripped):
         return {"to"}
     return set()
 
