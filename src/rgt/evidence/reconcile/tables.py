@@ -402,7 +402,8 @@ def _in_turn(header: str, text: str, statements: list,
 
 # a header naming a cell's second number in parentheses: "Prec@1 (Err)" over "77.698 (22.298)";
 # not a unit or a spread ("Acc (%)", "Time (ms)", "ROC-AUC (STD)")
-PARENTHESIS_NAME = re.compile(r"^(?P<first>.*\S)\s*\(\s*(?P<second>[^\W\d_][\w@.\- ]*?)\s*\)\s*$")
+PARENTHESIS_NAME = re.compile(r"^(?P<first>.*\S)\s*\(\s*(?P<second>(?:%\s*)?[^\W\d_][\w@.\- ]*?)"
+                              r"\s*\)\s*$")
 NOT_A_NAME = {"ms", "s", "sec", "secs", "min", "mins", "h", "hr", "hrs", "hours", "mb", "gb",
               "m", "k", "b", "fps", "pp", "pts", "points", "x", "std", "sd", "se", "sem", "stdev",
               "avg", "mean", "median", "iqr", "ci"}
@@ -422,12 +423,15 @@ def named_parenthesis(header: str, text: str, count: int) -> list[str] | None:
 def parenthesis_in_turn(header: str, text: str,
                         statements: list) -> tuple[str, list[str], list] | None:
     """A cell ``77.698 (22.298)`` under ``Prec@1 (Err)``: the header, each number's name and
-    its part of the cell (before the parenthesis, inside it); None for any other cell."""
+    its part of the cell (before the parenthesis, inside it); None for any other cell. A
+    share's parenthesis (``R-Precision (% original)``) leaves the header, naming only the
+    bracketed number (its aliases are not the score's)."""
     names = named_parenthesis(header, text, len(statements))
     if names is None:
         return None
     opening = text.index("(")
-    return header, names, [(0, opening), (opening + 1, text.index(")", opening))]
+    return names[0] if names[1].startswith("%") else header, names, [
+        (0, opening), (opening + 1, text.index(")", opening))]
 
 
 def _declared_brackets(table: Table, header: str, text: str,
@@ -532,7 +536,9 @@ def parenthesized_spreads(table: Table) -> bool:
 
 # a header or caption saying its cells' parentheses hold another's number: "mAP@0.5
 # (darknet-reported mAP@0.5)", "Top-1 (paper)"
-OTHERS_HEADER = re.compile(r"\([^()]*\b(?:reported|published|paper|original|official)\b[^()]*\)",
+# (not a share of the original: ``(% original)``)
+OTHERS_HEADER = re.compile(r"\((?!\s*%)[^()]*\b(?:reported|published|paper|original|official)\b"
+                           r"[^()]*\)",
                            re.IGNORECASE)
 
 
@@ -565,6 +571,7 @@ def _cell_sites(table: Table, cell: Cell, row: tuple[str, str, str], header: str
     header, names, parts = whole_and_parts(header, text, statements) or parenthesis_in_turn(
         header, text, statements) or _declared_brackets(table, header, text, statements) or \
         _in_turn(header, cell.text, statements, table.caption)
+    units = _part_units(table, names, label, unit)
     split = len(set(parts)) == len(parts)  # (each number its part of the cell)
     rows, corners = (row_in_turn(name, len(parts)) if split else [name] * len(parts)
                      for name in (label, corner))
@@ -575,9 +582,18 @@ def _cell_sites(table: Table, cell: Cell, row: tuple[str, str, str], header: str
         Level("corner", corners[i], None, True, names_variants=False),
         Level("caption", table.caption, None, False, names_variants=False),
         Level("scope", table.scope, None, False, names_variants=False),
-    ), in_table=True, unit=unit, column=column)
+    ), in_table=True, unit=units[i], column=column)
         for i, (statement, (start, end), name) in enumerate(zip(statements, parts, names,
                                                                 strict=True))]
+
+
+def _part_units(table: Table, names: list[str], label: str, unit: str) -> list[str]:
+    """Each of a cell's numbers' unit: the cell's, but where the header's parenthesis says
+    the bracketed number is a percentage (``R-Precision (% original)`` over ``0.468
+    (76%)``), the share's ``%`` and the score's own (none)."""
+    if len(names) == 2 and names[1].startswith("%"):
+        return [_unit(table, names[0], label), "%"]
+    return [unit] * len(names)
 
 
 LINE_BREAK = re.compile(r"\s+/\s+")  # a row label's line break (``Teacher <br> Student``)
