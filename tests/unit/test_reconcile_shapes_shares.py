@@ -30,3 +30,24 @@ def test_a_score_and_its_share_of_the_original_under_a_header_naming_the_share(
     assert {(item["found"], item["claim"]) for item in report["drift"]} == \
         {(number, "qa/pca/retained/test") for number in found}
     assert len(report["matched"]) == 3 - len(found)
+
+
+
+
+MODES = SCORES[:2] + [alias_claim("qa", "pca", "hits_correlation_uncompressed", 0.84,
+                                  ["PCA", "Uncompressed", "Correlation"], unit=None)]
+MATRIX = ("\\begin{table}\n\\begin{tabular}{lcc}\n\\toprule\n & Uncompressed & PCA \\\\\n"
+          "\\midrule\nUncompressed & $1.00$ & \\\\\nPCA & $CORRELATION$ & $1.00$ \\\\\n"
+          "\\bottomrule\n\\end{tabular}\n\\caption{Correlation of the number of retrieved "
+          "documents in two retrieval modes.}\n\\end{table}\n")
+
+
+@pytest.mark.parametrize("correlation, found", [("0.84", set()), ("0.86", {"0.86"})],
+                         ids=["clean", "drifted"])
+def test_a_matrix_s_diagonal_relates_each_mode_to_itself(tmp_path, correlation, found):
+    # before, each `1.00` on the diagonal, its row and column naming one mode, was held
+    # against that mode's claim (its R-Precision, the correlation its aliases name)
+    report = run(tmp_path, MODES, MATRIX.replace("CORRELATION", correlation), "paper.tex")
+    assert {(item["found"], item["claim"]) for item in report["drift"]} == \
+        {(number, "qa/pca/hits_correlation_uncompressed/test") for number in found}
+    assert len(report["matched"]) == 1 - len(found) and report["unmapped"] == []

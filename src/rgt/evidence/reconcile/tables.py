@@ -256,6 +256,7 @@ def table_sites(table: Table, named: frozenset[int] = frozenset()) -> list[Site]
     knows name the rows."""
     labels = label_columns(table) | named
     names_of = headers(table)
+    matrix = _a_matrix(table, labels)
     first = min((j for j in range(len(table.header)) if j not in labels), default=0)
     marked = {j for j in labels if _marks_only(table, j)}  # its header names ✓ rows only
     # a setting's header (``batch size``) says how the rows ran, not what their numbers are
@@ -275,12 +276,21 @@ def table_sites(table: Table, named: frozenset[int] = frozenset()) -> list[Site]
         own = " ".join(name for j, name in zip(sorted(labels), names, strict=True)
                        if j not in carrying).strip()
         for j, cell in enumerate(row):
-            if j not in labels:
-                header = names_of[j] if j < len(names_of) else ""
+            header = names_of[j] if j < len(names_of) else ""
+            if j not in labels and not (matrix and header.strip() == label):
                 sites += [replace(site, row=index) for site in _cell_sites(
                     table, cell, (label, corner, "" if own == label else own), header, j,
                     spreads)]
     return [replace(site, nameless=True) for site in sites] if nameless else sites
+
+
+def _a_matrix(table: Table, labels: set[int]) -> bool:
+    """A square table whose columns are headed by its rows' own names (``Uncompressed``,
+    ``PCA``, ``1bit`` down and across): each cell relates two of them (a correlation), and
+    its diagonal (``1.00``, each with itself) states nothing."""
+    heads = [table.header[j].strip() for j in range(len(table.header)) if j not in labels]
+    rows = [row[min(labels)].text.strip() for row in table.rows if labels and row]
+    return len(heads) >= 2 and all(heads) and sorted(heads) == sorted(rows)
 
 
 def _row_names(table: Table, row: list[Cell], labels: list[int], first: int,
