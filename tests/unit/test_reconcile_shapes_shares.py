@@ -51,3 +51,22 @@ def test_a_matrix_s_diagonal_relates_each_mode_to_itself(tmp_path, correlation, 
     assert {(item["found"], item["claim"]) for item in report["drift"]} == \
         {(number, "qa/pca/hits_correlation_uncompressed/test") for number in found}
     assert len(report["matched"]) == 1 - len(found) and report["unmapped"] == []
+
+
+RETAINED = [alias_claim(exp, "pca_1bit", "retained", value, [*names, "retaining"])
+            for exp, value, names in (("hotpotqa", 75.0, []), ("nq", 93.0, ["NaturalQuestions"]))
+            ] + [alias_claim("nq", "pca", "retained", 96.0, ["NaturalQuestions", "PCA alone"])]
+PROSE = ("This makes the index 100x smaller while retaining $75\\%$ retrieval performance on "
+         "HotpotQA and $NQ\\%$ for NaturalQuestions.\n")
+
+
+@pytest.mark.parametrize("nq, found", [("93", set()), ("89", {"89%"})],
+                         ids=["clean", "drifted"])
+def test_a_clause_s_implied_experiment_over_one_the_sentence_names_before_it(tmp_path, nq,
+                                                                            found):
+    # before, `HotpotQA` (the experiment's id, in the clause before `and`) named the
+    # experiment of `89% for NaturalQuestions` too, an alias that only implies its own
+    report = run(tmp_path, RETAINED, PROSE.replace("NQ", nq), "paper.tex")
+    assert {(item["found"], item["claim"]) for item in report["drift"]} == \
+        {(number, "nq/pca_1bit/retained/test") for number in found}
+    assert len(report["matched"]) == 2 - len(found)
