@@ -58,6 +58,7 @@ def statements(text: str) -> list[list[tuple[str, str]]]:
     ("over three random seeds, 5 runs, seeds: 4", [[("seeds", "three random seeds")],
                                                    [("seeds", "5 runs")], [("seeds", "seeds: 4")]]),
     ("at the 99% level", [[("level", "99%")]]),
+    ("ImageNet pre-training, 3-times average/best", [[("seeds", "3-times average")]]),
     ("6.5e-4 \u00b1 3.5e-5", [[("value", "6.5e-4"), ("spread", "3.5e-5")]]),
     ("gains 0.94 percentage points", [[("value", "0.94 pp")]]),
 ])

@@ -33,7 +33,7 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (2516, 2515, 2824)
+    assert (score["found"], score["found_exact"], score["planted"]) == (2517, 2516, 2824)
     assert (score["known_found"], score["known"]) == (87, 142)
     assert _kinds(score) == {"drifted": {"drift": 53, "unmapped": 37},
                              "clean": {"drift": 54, "unmapped": 20}}

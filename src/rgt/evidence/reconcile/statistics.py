@@ -77,7 +77,9 @@ SEEDS = re.compile(
     r"doing)\s+(?:(?:it|them|each|every|all|the|experiments?|models?|for)\s+){0,3}"
     rf"(?P<n3>\d+|{'|'.join(WORDS)})"
     r"\s+times\b(?!\s+(?:faster|slower|more|less|larger|smaller|higher|lower|fewer|better|worse|"
-    r"as)\b)",
+    r"as)\b)"
+    # ``3-times average/best``: the runs averaged
+    rf"|\b(?P<n4>\d+|{'|'.join(WORDS)})[-\s]times\s+(?:average|averaged|mean)\b",
     re.IGNORECASE,
 )
 FILLER = re.compile(
@@ -161,7 +163,7 @@ def _seed_counts(text: str, taken: list[Statement]) -> list[Statement]:
     for match in SEEDS.finditer(text):
         if PARTIAL.search(text[:match.start()]):
             continue
-        group = next(name for name in ("n", "n2", "n3") if match.group(name))
+        group = next(name for name in ("n", "n2", "n3", "n4") if match.group(name))
         word = match.group(group)
         count = WORDS.get(word.lower()) or int(word)
         number = Number(match.group(0), float(count), 0, "", False, 1.0,
