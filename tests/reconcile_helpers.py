@@ -213,6 +213,14 @@ def reconcile_text(tmp_path: Path, claims: list[dict], text: str, name: str = "R
     return reconcile(claims, [path], {}, "EVIDENCE.json")
 
 
+def assert_drifts(report: dict, found: set[str], claim: str, numbers: int) -> None:
+    """The report holds a drift of ``claim`` for each number of ``found``, no other drift,
+    and matches the rest of the ``numbers`` it checks (a shape test's clean and drifted copy)."""
+    assert {(item["found"], item["claim"]) for item in report["drift"]} == \
+        {(number, claim) for number in found}
+    assert len(report["matched"]) == numbers - len(found)
+
+
 def outcomes(report: dict, status: str = "drift") -> set[tuple[str, int, str]]:
     """``(variant, line, found)`` of every item of ``status``."""
     return {(item["claim"].split("/")[1], item["line"], item["found"])

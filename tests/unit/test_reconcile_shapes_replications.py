@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from reconcile_helpers import alias_claim
+from reconcile_helpers import alias_claim, assert_drifts
 from reconcile_helpers import reconcile_text as run
 
 TABLE_AND_OUTPUT = [
@@ -24,9 +24,7 @@ def test_an_output_line_named_by_aliases_the_metric_name_is_made_of(tmp_path, ou
     # before, `Top20   accuracy` read as the metric's id spelled, not as the aliases `Top20`
     # and `accuracy` that only the code base's run carries: the heading's run was held to it
     report = run(tmp_path, TABLE_AND_OUTPUT, SUMMARY.format(output=output))
-    assert {(item["found"], item["claim"]) for item in report["drift"]} == \
-        {(number, "nq/dense_code/top20_accuracy/test") for number in found}
-    assert len(report["matched"]) == 2 - len(found)
+    assert_drifts(report, found, "nq/dense_code/top20_accuracy/test", 2)
 
 
 LABELLED = [alias_claim("nq", variant, "top20_accuracy", value, [label, "Top20"], unit=None)
@@ -45,9 +43,7 @@ def test_a_bold_label_titles_the_output_below_it(tmp_path, fused, found):
     # before, the bold labels were paragraphs of their own, far from the output: each
     # output line was either run's
     report = run(tmp_path, LABELLED, COMMANDS.format(fused=fused))
-    assert {(item["found"], item["claim"]) for item in report["drift"]} == \
-        {(number, "nq/fused/top20_accuracy/test") for number in found}
-    assert len(report["matched"]) == 2 - len(found)
+    assert_drifts(report, found, "nq/fused/top20_accuracy/test", 2)
 
 
 INDEXED = [alias_claim("nq", variant, "top20_accuracy", value, [name, "Top-20"])
@@ -63,6 +59,4 @@ def test_a_name_joined_into_an_index_s_name_names_no_run(tmp_path, small, found)
     # before, `big` inside `index-big-v2` named the other run: the row's names named no
     # claim in common and its number was left alone
     report = run(tmp_path, INDEXED, INDEXES.format(small=small))
-    assert {(item["found"], item["claim"]) for item in report["drift"]} == \
-        {(number, "nq/s_net/top20_accuracy/test") for number in found}
-    assert len(report["matched"]) == 2 - len(found)
+    assert_drifts(report, found, "nq/s_net/top20_accuracy/test", 2)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from reconcile_helpers import alias_claim
+from reconcile_helpers import alias_claim, assert_drifts
 from reconcile_helpers import reconcile_text as run
 
 SCORES = [alias_claim("qa", variant, "r_precision", score, [name, "R-Prec."], unit=None)
@@ -27,9 +27,7 @@ def test_a_score_and_its_share_of_the_original_under_a_header_naming_the_share(
     # before, `(\% original)` read as the original paper's number beside ours (the share
     # blanked out) and made the column's scores percentages: `0.633` held against itself
     report = run(tmp_path, SCORES, TABLE.replace("SHARE", share), "paper.tex")
-    assert {(item["found"], item["claim"]) for item in report["drift"]} == \
-        {(number, "qa/pca/retained/test") for number in found}
-    assert len(report["matched"]) == 3 - len(found)
+    assert_drifts(report, found, "qa/pca/retained/test", 3)
 
 
 
@@ -48,9 +46,8 @@ def test_a_matrix_s_diagonal_relates_each_mode_to_itself(tmp_path, correlation, 
     # before, each `1.00` on the diagonal, its row and column naming one mode, was held
     # against that mode's claim (its R-Precision, the correlation its aliases name)
     report = run(tmp_path, MODES, MATRIX.replace("CORRELATION", correlation), "paper.tex")
-    assert {(item["found"], item["claim"]) for item in report["drift"]} == \
-        {(number, "qa/pca/hits_correlation_uncompressed/test") for number in found}
-    assert len(report["matched"]) == 1 - len(found) and report["unmapped"] == []
+    assert_drifts(report, found, "qa/pca/hits_correlation_uncompressed/test", 1)
+    assert report["unmapped"] == []
 
 
 RETAINED = [alias_claim(exp, "pca_1bit", "retained", value, [*names, "retaining"])
@@ -67,6 +64,4 @@ def test_a_clause_s_implied_experiment_over_one_the_sentence_names_before_it(tmp
     # before, `HotpotQA` (the experiment's id, in the clause before `and`) named the
     # experiment of `89% for NaturalQuestions` too, an alias that only implies its own
     report = run(tmp_path, RETAINED, PROSE.replace("NQ", nq), "paper.tex")
-    assert {(item["found"], item["claim"]) for item in report["drift"]} == \
-        {(number, "nq/pca_1bit/retained/test") for number in found}
-    assert len(report["matched"]) == 2 - len(found)
+    assert_drifts(report, found, "nq/pca_1bit/retained/test", 2)
