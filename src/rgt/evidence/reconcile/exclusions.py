@@ -8,6 +8,7 @@ import re
 
 from rgt.evidence.reconcile.numbers import find_numbers
 from rgt.evidence.reconcile.sites import Level, Site
+from rgt.evidence.reconcile.statistics import FROM_BEFORE
 from rgt.evidence.reconcile.vocabulary import OTHER, Vocabulary
 
 PER_POINT = re.compile(
@@ -77,8 +78,6 @@ BETWEEN = re.compile(r"\bbetween\s+$", re.I)
 # "around 74.0 to 74.5", "0.1% to 0.5% lower": a range, unless it is a change "from" one
 TO_AFTER = re.compile(r"\s*%?\s+to\s+[-+]?\d")
 TO_BEFORE = re.compile(r"(?P<first>[-+]?\d[\d.,]*)\s*%?\s+to\s+$")
-# (after slashed ends, each with its own: ``from 8.43%/0.49 to 6.49%/0.35``)
-FROM_BEFORE = re.compile(r"\bfrom\s+(?:[-+]?\d[\d.,]*\s*%?\s*/\s*)*$", re.I)
 
 
 def in_a_range(site: Site) -> bool:

@@ -294,7 +294,8 @@ def decide(site: Site, vocabulary: Vocabulary) -> dict[str, Facet]:
     dataset_here = _implied_in_clause(site, hits, width, datasets_only=True)
     labelled = _labelled(site.levels[0], hits[0], width) if site.levels else None
     labelled = labelled or _labelled_before_parenthesis(site, hits)
-    if labelled and site.level("turn") is None:  # (one of names in turn labels the last)
+    # (a name its sentence gives it in turn decides over one written right after it)
+    if labelled and site.level("turn") is None:
         found["metric"] = labelled
     for level, level_hits, implied in _in_order(site, hits):
         for facet in FACETS:

@@ -68,7 +68,7 @@ DETAILS = 7
 # sentence (``**Average scores are in brackets.**``) is prose.
 BOLD_LABEL = re.compile(r"\s*(?:\*\*|__)((?:(?![.!?](?:\s|$|\*|_))[^*_:=\u00b1]){1,60})"
                         r"(?:\*\*|__)\s*(?:\([^()]*\))?\s*:?\s*")
-LABELLED = 8
+BOLD_LABEL_LEVEL = 8
 OUTPUT_INTRO = re.compile(r"\b(?:should\s+(?:give|print|output|show|see)|gives|outputs?|prints|"
                           r"you\s+(?:should|will)\s+see|expected\s+output)\b[^.]*:\s*$"
                           # "Results (10 epochs):"; "… Evaluation results:" ending its paragraph
@@ -347,7 +347,7 @@ class MarkdownReader:
         elif not line.strip() or HORIZONTAL.match(line):
             self.blocks.close()
         elif self._a_bold_label(line):
-            self._heading(LABELLED, BOLD_LABEL.fullmatch(line).group(1))
+            self._heading(BOLD_LABEL_LEVEL, BOLD_LABEL.fullmatch(line).group(1))
         else:
             if LIST_ITEM.match(line):
                 self.blocks.close()

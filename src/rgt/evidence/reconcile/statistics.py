@@ -294,6 +294,7 @@ def _bound(before: str) -> set[str]:
 
 
 END = r"[-+\u2212]?\d[\d.,]*\s?%?"  # a range's end; slashed ends each their own (``8.4%/0.49``)
+# a range's lower end follows (or the next of its slashed ends: ``from 8.4%/``)
 FROM_BEFORE = re.compile(rf"\bfrom(?:\s+{END}\s*/)*\s*$", re.IGNORECASE)
 TO_BEFORE = re.compile(rf"\bfrom\s+{END}(?:\s*/\s*{END})*\s*to(?:\s+{END}\s*/)*\s*$",
                        re.IGNORECASE)
