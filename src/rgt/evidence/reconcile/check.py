@@ -115,6 +115,8 @@ def acceptable(part: Part, claim: dict, dispersion: frozenset[str],
     if part.role == "seeds":
         return [n for n in (claim.get("n"), claim.get("n_baseline"), claim.get("n_candidate"))
                 if n is not None] or None
+    if kind == "ci95" and isinstance(spread, (int, float)):
+        return _half_width(part, spread, dispersion)
     if kind != "ci95" or not isinstance(spread, list) or None in spread:
         return _std_spread(part, claim, dispersion) if kind == "std" else None
     low, high = spread
@@ -122,6 +124,15 @@ def acceptable(part: Part, claim: dict, dispersion: frozenset[str],
         return _bounds(claim, low, high, orientation)[part.role]
     return {"level": [CONFIDENCE],
             "spread": None if dispersion & {"std", "sem"} else [(high - low) / 2]}[part.role]
+
+
+def _half_width(part: Part, half: float, dispersion: frozenset[str]) -> list[float] | None:
+    """What a part states of a 95% interval the evidence gives as one number, its
+    half-width: a spread its words do not call a deviation or an error (``$91.3 \\pm 0.6$``
+    under ``the 95% confidence interval``), or the level."""
+    if part.role == "level":
+        return [CONFIDENCE]
+    return [half] if part.role == "spread" and not dispersion & {"std", "sem"} else None
 
 
 def _bounds(claim: dict, low: float, high: float, orientation: str) -> dict[str, list[float]]:
