@@ -6,7 +6,8 @@ leading rows of header cells are the header; a ``colspan`` repeats a header cell
 column it spans (like LaTeX's ``\\multicolumn``) and leaves a body row's spanned columns
 empty; a ``rowspan`` repeats a cell in the rows below it that it spans (which leave its
 column out: ``<td rowspan="2">ResNet18 + PPM</td>`` names both of its rows, a header's spans
-its header rows); a ``<thead>``'s cells are header cells. A cell's text is
+its header rows); a ``<thead>``'s cells are header cells, and its rows are the header even
+where the body's cells are ``<th>`` too. A cell's text is
 what it shows: ``<br>`` is a space, so is the edge of a ``<sub>`` or ``<sup>``, a link is its
 text, entities are their characters (``&plusmn;`` is ±, ``&#x2713`` ✓); comments are not
 read.
@@ -33,6 +34,7 @@ class _Cell:
     line: int
     parts: list[str] = field(default_factory=list)
     rows: int = 1  # the rows it spans
+    head: bool = False  # inside a <thead>
 
     @property
     def text(self) -> str:
@@ -64,7 +66,7 @@ class _Reader(HTMLParser):
             self._end_cell()
             header = tag == "th" or not self.in_row or self.in_head
             self.cell = _Cell(header, _span(attrs, "colspan"), self._line(),
-                              rows=_span(attrs, "rowspan"))
+                              rows=_span(attrs, "rowspan"), head=self.in_head)
         elif tag in SEPARATE and self.cell is not None:
             self.cell.parts.append(" ")
 
@@ -145,6 +147,16 @@ def _names_over_numbers(rows: list[list[_Cell]]) -> int:
     return numeric.index(True) if True in numeric else 0
 
 
+def _header_rows(rows: list[list[_Cell]]) -> int:
+    """How many leading rows are the header: a ``<thead>``'s rows where it has some (the body
+    may write its cells as ``<th>``, one per line), else the rows of header cells, else the
+    rows of names over the first row of numbers."""
+    if any(cell.head for row in rows for cell in row):
+        return next((i for i, row in enumerate(rows) if not all(c.head for c in row)), len(rows))
+    count = next((i for i, row in enumerate(rows) if not all(c.header for c in row)), len(rows))
+    return _names_over_numbers(rows) if count in (0, len(rows)) else count
+
+
 def html_table(lines: list[str], first: int, caption: str = "") -> Table:
     """The table of the HTML source ``lines``, whose first line is document line ``first``."""
     reader = _Reader(first)
@@ -152,8 +164,7 @@ def html_table(lines: list[str], first: int, caption: str = "") -> Table:
     reader.close()
     reader._end_row()
     rows = _spanned_down(reader.rows)
-    count = next((i for i, row in enumerate(rows) if not all(c.header for c in row)), len(rows))
-    count = count or _names_over_numbers(rows)
+    count = _header_rows(rows)
     headers = [_expanded(row, repeat=True) for row in rows[:count]]
     width = max([len(row) for row in headers] + [0])
     header = [" ".join(dict.fromkeys(row[j].text for row in headers if j < len(row))).strip()

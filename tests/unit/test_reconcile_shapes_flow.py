@@ -1,0 +1,42 @@
+"""Shapes of results the real corpus's sixty-first held-out part showed (now in
+tests/data/reconcile_real/dev), read as a reader reads them: MMFlow's model pages, HTML tables
+whose body cells are `<th>`, one per line, under a `<thead>` of two rows (`rowspan` and
+`colspan`). The snippets follow that shape, with numbers of their own."""
+
+from __future__ import annotations
+
+import pytest
+
+from reconcile_helpers import alias_claim, assert_drifts
+from reconcile_helpers import reconcile_text as run
+
+
+def _error(exp: str, variant: str, value: float, names: list[str], split: str) -> dict:
+    claim = alias_claim(exp, variant, "epe", value, names, unit=None, direction="lower")
+    return {**claim, "id": claim["id"].replace("/test", f"/{split}"), "split": split}
+
+
+ERRORS = [_error(exp, variant, value, [name, training, header],
+                 "val" if exp == "chairs" else "train")
+          for variant, name, training, exp, header, value in (
+              ("flow_c", "FLOW", "Flying Chairs", "chairs", "Flying Chairs", 0.81),
+              ("flow_c", "FLOW", "Flying Chairs", "sintel_clean", "clean", 2.24),
+              ("flow_ct", "FLOW", "FlyingChairs + FlyingThing3d", "sintel_clean", "clean", 1.41))]
+TABLE = ("<table>\n    <thead>\n        <tr>\n            <td rowspan=2>Models</td>\n"
+         "            <td rowspan=2>Training datasets</td>\n"
+         "            <td rowspan=2>Flying Chairs</td>\n"
+         "            <td colspan=1>Sintel(training)</td>\n        </tr>\n        <tr>\n"
+         "            <th>clean</th>\n        </tr>\n    </thead>\n    <tbody>\n"
+         "        <tr>\n            <th>FLOW</th>\n            <th>Flying Chairs</th>\n"
+         "            <th>CHAIRS</th>\n            <th>2.24</th>\n        </tr>\n"
+         "        <tr>\n            <th>FLOW</th>\n"
+         "            <th>FlyingChairs + FlyingThing3d</th>\n            <th>-</th>\n"
+         "            <th>1.41</th>\n        </tr>\n    </tbody>\n</table>\n")
+
+
+@pytest.mark.parametrize("chairs, found", [("0.81", set()), ("0.84", {"0.84"})],
+                         ids=["clean", "drifted"])
+def test_an_html_table_whose_body_cells_are_th(tmp_path, chairs, found):
+    # before, every row was of header cells, so the whole table read as its header
+    report = run(tmp_path, ERRORS, TABLE.replace("CHAIRS", chairs))
+    assert_drifts(report, found, "chairs/flow_c/epe/val", 3)
