@@ -9,6 +9,7 @@ import pytest
 
 from reconcile_helpers import alias_claim, assert_drifts
 from reconcile_helpers import reconcile_text as run
+from rgt.evidence.reconcile.htmltable import html_table
 
 
 def _error(exp: str, variant: str, value: float, names: list[str], split: str) -> dict:
@@ -40,3 +41,11 @@ def test_an_html_table_whose_body_cells_are_th(tmp_path, chairs, found):
     # before, every row was of header cells, so the whole table read as its header
     report = run(tmp_path, ERRORS, TABLE.replace("CHAIRS", chairs))
     assert_drifts(report, found, "chairs/flow_c/epe/val", 3)
+
+
+def test_a_table_all_of_header_cells_reads_its_rows_of_numbers_as_the_body():
+    lines = ["<table>", "<tr><th>Model</th><th>EPE</th></tr>",
+             "<tr><th>FLOW</th><th>0.81</th></tr>", "</table>"]
+    table = html_table(lines, 1)
+    assert table.header == ["Model", "EPE"]
+    assert [[cell.text for cell in row] for row in table.rows] == [["FLOW", "0.81"]]
