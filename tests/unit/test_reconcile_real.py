@@ -33,7 +33,7 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (2579, 2578, 2903)
+    assert (score["found"], score["found_exact"], score["planted"]) == (2589, 2588, 2903)
     assert (score["known_found"], score["known"]) == (89, 144)
     assert _kinds(score) == {"drifted": {"drift": 53, "unmapped": 41},
                              "clean": {"drift": 54, "unmapped": 20}}

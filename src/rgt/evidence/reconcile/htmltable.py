@@ -9,12 +9,13 @@ column out: ``<td rowspan="2">ResNet18 + PPM</td>`` names both of its rows, a he
 its header rows); a ``<thead>``'s cells are header cells, and its rows are the header even
 where the body's cells are ``<th>`` too. A cell's text is
 what it shows: ``<br>`` is a space, so is the edge of a ``<sub>`` or ``<sup>``, a link is its
-text, entities are their characters (``&plusmn;`` is ±, ``&#x2713`` ✓); comments are not
-read.
+text, entities are their characters (``&plusmn;`` is ±, ``&#x2713`` ✓), a footnote's mark
+in a ``<sup>`` (``<sup>[1]</sup>``) is not read, and neither are comments.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
@@ -25,6 +26,7 @@ from rgt.evidence.reconcile.text import marks
 # a line break, or a sub- or superscript, sets its text apart (``CN-CLIP<sub>ViT-B/16</sub>``
 # reads ``CN-CLIP ViT-B/16``, as the evidence's alias written with its tags does)
 SEPARATE = ("br", "sub", "sup")
+NOTE_MARK = re.compile(r"\s*\[\d{1,2}\]\s*")  # not ``R<sup>2</sup>``, a name
 
 
 @dataclass
@@ -52,6 +54,7 @@ class _Reader(HTMLParser):
         self.cell: _Cell | None = None
         self.in_row = False  # inside a <tr>
         self.in_head = False  # inside a <thead>: its cells are header cells, <td> or not
+        self.in_sup = False  # inside a <sup>
 
     def _line(self) -> int:
         return self.first + self.getpos()[0] - 1
@@ -69,8 +72,10 @@ class _Reader(HTMLParser):
                               rows=_span(attrs, "rowspan"), head=self.in_head)
         elif tag in SEPARATE and self.cell is not None:
             self.cell.parts.append(" ")
+        self.in_sup = self.in_sup or tag == "sup"
 
     def handle_endtag(self, tag: str) -> None:
+        self.in_sup = self.in_sup and tag != "sup"
         if tag in ("td", "th"):
             self._end_cell()
         elif tag in SEPARATE and self.cell is not None:
@@ -80,6 +85,8 @@ class _Reader(HTMLParser):
             self.in_head = self.in_head and tag != "thead"
 
     def handle_data(self, data: str) -> None:
+        if self.in_sup and NOTE_MARK.fullmatch(data):
+            return  # a footnote's mark (``Mixed Dataset<sup>[1]</sup>``): no citation, no name
         if self.cell is not None:
             if data.strip() and not "".join(self.cell.parts).strip():
                 self.cell.line = self._line()  # the line its text starts on
