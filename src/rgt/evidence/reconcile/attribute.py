@@ -44,7 +44,7 @@ from rgt.evidence.reconcile.runs import (
     single_runs,
 )
 from rgt.evidence.reconcile.sites import Site
-from rgt.evidence.reconcile.statistics import Part, Statement, only_filler
+from rgt.evidence.reconcile.statistics import END, Part, Statement, only_filler
 from rgt.evidence.reconcile.vocabulary import BASELINE, OTHER, Vocabulary
 
 CLAIM_KEYS = {"metric": "metric", "split": "split", "exp": "exp_id"}
@@ -467,8 +467,7 @@ def attribute(site: Site, claims: list[dict],
         unnamed=site.nameless)  # rows nothing names: any row's, resolved with its column
 
 
-VALUE = r"[-+\u2212]?\d[\d,]*(?:\.\d+)?\s?%?"
-ENDS = rf"{VALUE}(?:\s*/\s*{VALUE})*"  # one end, or slashed ends of several (``8.426%/0.487``)
+ENDS = rf"{END}(?:\s*/\s*{END})*"  # one end, or slashed ends of several (``8.426%/0.487``)
 FROM_TO = re.compile(rf"\bfrom\s+(?P<low>{ENDS})\s+to\s+(?P<high>{ENDS})", re.IGNORECASE)
 TO_FROM = re.compile(rf"\bto\s+(?P<high>{ENDS})\s+from\s+(?P<low>{ENDS})", re.IGNORECASE)
 
