@@ -33,10 +33,10 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (2589, 2588, 2903)
+    assert (score["found"], score["found_exact"], score["planted"]) == (2601, 2600, 2923)
     assert (score["known_found"], score["known"]) == (89, 144)
-    assert _kinds(score) == {"drifted": {"drift": 53, "unmapped": 41},
-                             "clean": {"drift": 54, "unmapped": 20}}
+    assert _kinds(score) == {"drifted": {"drift": 63, "unmapped": 41},
+                             "clean": {"drift": 64, "unmapped": 20}}
 
 
 def test_the_held_out_part_scores_no_worse_than_when_it_was_scored():
