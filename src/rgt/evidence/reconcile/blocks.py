@@ -132,7 +132,34 @@ def with_notes(items: list[Paragraph | Table]) -> list[Paragraph | Table]:
             table = item
         elif table is not None and item.scope == table.scope:
             item.note = noted_row(table, item.text)
-    return _without_note_marks(items)
+    return _without_note_marks(_without_others_rows(items))
+
+
+# a sentence saying a mark sets rows apart as another system's: "the result marked with *
+# (the last line) is the official one", "results marked † are taken from the paper"
+OTHERS_LEGEND = re.compile(
+    rf"\b(?:marked|denoted|indicated)\s+(?:with\s+|by\s+)?\\?({MARK})[^.]*?\b(?:is|are)\s+"
+    r"(?:the\s+)?(?:official|reported|published|original|taken|copied|quoted)\b", re.IGNORECASE)
+
+
+def _without_others_rows(items: list[Paragraph | Table]) -> list[Paragraph | Table]:
+    """The blocks, each table without the rows whose name carries a mark that its caption or
+    the paragraph just above or below it (the same headings above both) calls another
+    system's (``Tracktor\\*`` under "the result marked with * … is the official one")."""
+    for at, table in enumerate(items):
+        if isinstance(table, Table):
+            near = [item.text for item in items[max(at - 1, 0):at + 2]
+                    if isinstance(item, Paragraph) and item.scope == table.scope]
+            marks = {legend.group(1).lstrip("^") for text in [table.caption, *near]
+                     for legend in OTHERS_LEGEND.finditer(text)}
+            table.rows = [row for row in table.rows if not _names_marked(row, marks)]
+    return items
+
+
+def _names_marked(row: list[Cell], marks: set[str]) -> bool:
+    """Whether a name in ``row`` (a cell with a letter, not a number) ends with one of ``marks``."""
+    return any(re.search(r"[^\W\d_]", cell.text) and cell.text.rstrip().replace("\\", "")
+               .endswith(tuple(marks)) for cell in row) if marks else False
 
 
 def _without_note_marks(items: list[Paragraph | Table]) -> list[Paragraph | Table]:

@@ -82,7 +82,7 @@ def _pick(hits: list[Hit], facet: str, level: Level, width: int,
         relevant = [hit for hit in relevant
                     if not _an_activity(level.text, hit, hits, level.tier == "corner")]
     if facet == "metric" and level.tier == "caption":
-        relevant = _outside_notes(level.text, relevant)
+        relevant = _outside_other_parts(level.text, _outside_notes(level.text, relevant), hits)
     if facet == "split":  # "40 additional hours of training": time spent, not the train split
         relevant = [hit for hit in relevant if not DURATION_OF.search(fold(level.text)[:hit.start])
                     and not _trains_something(level.text, hit)
@@ -123,6 +123,27 @@ def _outside_notes(caption: str, hits: list[Hit]) -> list[Hit]:
              if MARK_NOTE.match(caption, start)]
     kept = [hit for hit in hits if not any(start <= hit.start < end for start, end in notes)]
     return kept or hits
+
+
+# a caption's sentence on one part of a table: "For retrieval tasks, we show MAP."
+FOR_PART = re.compile(r"\s*For\s+([^,.]+),", re.IGNORECASE)
+
+
+def _outside_other_parts(caption: str, relevant: list[Hit], hits: list[Hit]) -> list[Hit]:
+    """The hits outside a caption's sentences on another part of the table than the one its
+    opening names (``Classification tasks`` of a subtable, then the whole table's ``… For
+    retrieval tasks, we show MAP.``): what the other part's numbers are, not this one's."""
+    spans = sentence_spans(caption, [])
+    own = _claims_within(hits, *spans[0]) if spans else set()
+    others = [(start, end) for start, end in spans[1:] if own and (
+        part := FOR_PART.match(caption, start)) and (
+        named := _claims_within(hits, *part.span(1))) and not named & own]
+    return [hit for hit in relevant if not any(start <= hit.start < end for start, end in others)]
+
+
+def _claims_within(hits: list[Hit], start: int, end: int) -> set[str]:
+    return {claim for hit in hits if start <= hit.start and hit.end <= end
+            for claim in hit.facets.get("claims", ())}
 
 
 DURATION_OF = re.compile(r"\b(?:hours?|hrs|days?|minutes?|epochs?|steps?|iterations?|time|"

@@ -46,6 +46,8 @@ BREAK = re.compile(r"\s*<br\s*/?>\s*", re.IGNORECASE)
 
 
 NAMED_NUMBER = re.compile(r"[=:]\s*-?\d*\.\d")
+# ``(FP16)``; not a number's ``(0.3)``, nor alternatives' ``(box;mask)``
+QUALIFIER = re.compile(r"\([^();/,]*[^\W\d_][^();/,]*\)")
 
 
 def stacked_rows(line: str, number: int, header: str) -> list[list[Cell]]:
@@ -66,9 +68,11 @@ def stacked_rows(line: str, number: int, header: str) -> list[list[Cell]]:
 def _breaks(text: str) -> str:
     """A cell's line breaks between plain parts (``75.61 <br> 73.26``, ``wrn-40-2 <br>
     wrn-16-2``) as a slash, the parts in turn; between named numbers (``mae=0.4109 <br>
-    mse=0.3924``) a space."""
+    mse=0.3924``) and before a bracketed qualifier (``Tracktor <br> (FP16)``: one name,
+    wrapped) a space."""
     parts = BREAK.split(text)
-    if len(parts) < 2 or not all(part.strip() and not re.search(r"[=:]", part) for part in parts):
+    if len(parts) < 2 or not all(part.strip() and not re.search(r"[=:]", part) for part in parts) \
+            or all(QUALIFIER.fullmatch(part.strip()) for part in parts[1:]):
         return text
     return " / ".join(part.strip() for part in parts)
 
