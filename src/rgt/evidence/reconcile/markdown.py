@@ -26,6 +26,7 @@ from rgt.evidence.reconcile.pipetable import (
     all_bold,
     header_cells,
     names_only,
+    over_its_group,
     spanned,
     stacked_rows,
 )
@@ -433,7 +434,7 @@ class MarkdownReader:
                 rows += stacked
             elif not rows and not settings and names_only(row):
                 header = [f"{head} {row[j].text if j < len(row) else ''}".strip()
-                          for j, head in enumerate(header)]
+                          for j, head in enumerate(over_its_group(header))]
             elif not rows and not all(header[1:]) and all_bold(self.lines[self.index]):
                 settings.append(row)
             else:

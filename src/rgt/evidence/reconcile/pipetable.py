@@ -96,13 +96,34 @@ def spanned(header: list[Cell], line: str) -> list[str]:
     return texts
 
 
+def over_its_group(header: list[str]) -> list[str]:
+    """A header row of group names over a row naming every column (``| | Sur-to-Single | |
+    | Sur-to-Book | |`` over ``Arch | Rank1 | Rank5 | 1% | Rank1 | …``): each group's name
+    over the empty cells after it too, which Markdown cannot merge."""
+    heads, group = [], ""
+    for text in header:
+        group = text or group
+        heads.append(group)
+    return heads
+
+
 def names_only(row: list[Cell]) -> bool:
     """A first body row of names in every column and no number (``| **Dataset** | BottomUp |
-    TopDown |`` below the methods' row): the header's second row."""
+    TopDown |`` below the methods' row): the header's second row; a name may hold digits
+    (``Rank1``), and a threshold each group of columns repeats may be a percentage (``Rank1 |
+    Rank5 | 1% | Rank1 | Rank5 | 1%``: the rate at 1 % false positives)."""
     texts = [cell.text for cell in row]
     return len(texts) > 2 and all(texts) and not any(
-        re.search(r"\d", text) or re.fullmatch(r"[-\u2013\u2014\s]+|n/?a", text, re.I)
+        re.fullmatch(r"[-\u2013\u2014\s]+|n/?a", text, re.I) or _a_number(text, texts)
         for text in texts)
+
+
+def _a_number(text: str, texts: list[str]) -> bool:
+    """Whether a cell holds a number apart from the letters of a name (``Alien (2611)``,
+    ``76.1``; not ``Rank1``, ``R100``), but a threshold its row repeats."""
+    if re.fullmatch(r"\d+%", text):
+        return texts.count(text) < 2
+    return re.search(r"(?<![^\W\d_])\d+(?:[.,]\d+)?(?![^\W_])", text) is not None
 
 
 def all_bold(line: str) -> bool:
