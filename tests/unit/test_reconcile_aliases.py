@@ -255,3 +255,29 @@ def test_an_alias_of_punctuation_only_names_nothing_and_breaks_nothing(tmp_path)
     claims = [alias_claim("c10", "ours", "accuracy", 91.2, ["Ours", "-", "**"])]
     report = reconcile_text(tmp_path, claims, "| Method | Acc. |\n|---|---|\n| Ours | 91.2 |\n")
     assert report["drift"] == [] and report["unmapped"] == []
+
+
+def _rating(variant: str, metric: str, value: float, names: list[str]) -> dict:
+    return claim("yelp", variant, metric, value, [f"Ours ({variant.upper()})", "Yelp",
+                                                   "the Yelp dataset", *names])
+
+
+RATINGS = [_rating(variant, "gm", gm, ["GM"]) for variant, gm in (("dae", 0.21), ("vae", 0.24))] + [
+    _rating(variant, "human_gm", gm, ["GM", "Manual evaluation on the Yelp dataset"])
+    for variant, gm in (("dae", 3.83), ("vae", 4.16))]
+MANUAL = ("\\begin{table}\n\\begin{tabular}{lc}\nModel & GM \\\\\n\\hline\n"
+          "Ours (DAE) & DAE \\\\\nOurs (VAE) & 4.16 \\\\\n\\end{tabular}\n"
+          "\\caption{Manual evaluation on the Yelp dataset.}\n\\end{table}\n")
+
+
+@pytest.mark.parametrize("dae, found", [("3.83", set()), ("3.88", {"3.88"})],
+                         ids=["clean", "drifted"])
+def test_a_caption_s_alias_picks_which_of_the_row_s_claims_it_carries(tmp_path, dae, found):
+    # before, the caption's words named every Yelp claim, and the column's `GM` named the
+    # automatic geometric mean outright: the human ratings drifted from it
+    path = tmp_path / "paper.tex"
+    path.write_text(MANUAL.replace("& DAE", f"& {dae}"), encoding="utf-8")
+    report = reconcile(RATINGS, [path], {}, "EVIDENCE.json")
+    assert {(item["found"], item["claim"]) for item in report["drift"]} == {
+        (number, "yelp/dae/human_gm/test") for number in found}
+    assert len(report["matched"]) == 2 - len(found)

@@ -32,7 +32,7 @@ from rgt.evidence.reconcile.facets import (
     named_values,
     respectively,
 )
-from rgt.evidence.reconcile.names import claim_units, is_comparison
+from rgt.evidence.reconcile.names import alias_key, claim_units, is_comparison
 from rgt.evidence.reconcile.numbers import Number, find_numbers, scales
 from rgt.evidence.reconcile.prose import carried_by_clause, compared_with, named_by_aliases
 from rgt.evidence.reconcile.quantities import inside_a_name
@@ -341,7 +341,8 @@ def unnamed_row(statement: Statement, facets: dict[str, Facet],
 
 
 def with_pinned(facets: dict[str, Facet], pinned: dict[str, Facet],
-                chosen: list[dict], row_metrics: frozenset[str] = frozenset()) -> dict[str, Facet]:
+                chosen: list[dict], row_metrics: frozenset[str] = frozenset(),
+                carried: frozenset[str] = frozenset()) -> dict[str, Facet]:
     """The facets a table cell's aliases pin down, under those the text around names; but the
     experiment and metric they pin beat ones only the caption or headings name (``ImageNet``
     above a row ``ResNet-101 + CutMix``, an experiment of its own; ``accuracies`` above a
@@ -354,9 +355,15 @@ def with_pinned(facets: dict[str, Facet], pinned: dict[str, Facet],
     (``row_metrics``): a classification report's ``Macro average`` and ``Accuracy`` rows
     under ``F1-score``, a macro F1 and an accuracy. The row's run yields to a setting of it
     that a heading names (``SchNet | All`` under ``… optimized for force only``), and the
-    table's dataset to a setting of it that a column names."""
+    table's dataset to a setting of it that a column names. A column's metric yields to the
+    one the pinned claims share when they carry its header as an alias of their own
+    (``carried``: ``GM`` over the human ratings' geometric mean, which a caption's alias
+    pinned, not the automatic ``gm`` the word names)."""
     def yields(name: str, facet: Facet) -> bool:
         ours = not any(value.startswith("@") for value in facet.values)
+        if name == "metric" and facet.tier == "column" and "metric" in pinned and (
+                facet.values != pinned["metric"].values <= carried):
+            return True
         if name == "metric" and not ours and "metric" in pinned and (
                 _refined_by(facet, chosen) or pinned["metric"].values <= row_metrics):
             return True
@@ -401,6 +408,16 @@ def _metrics_named_by_row(site: Site, vocabulary: Vocabulary) -> frozenset[str]:
     return frozenset(hits[0].facets["metric"])
 
 
+def _metrics_carrying_the_column(site: Site, named: frozenset[str],
+                                 claims: list[dict]) -> frozenset[str]:
+    """The metrics of the named claims that carry a table cell's column header as an alias
+    of their own (``GM``, given the human ratings' geometric mean as well)."""
+    column = site.level("column")
+    header = alias_key(column.text) if column is not None and column.text.strip() else None
+    return frozenset(claim["metric"] for claim in claims if claim["id"] in named and header
+                     in {alias_key(alias) for alias in claim.get("aliases") or []})
+
+
 def _refined_by(facet: Facet, chosen: list[dict]) -> bool:
     """Whether every chosen claim's metric is a kind of the facet's one metric, which the
     evidence does not hold: ``macro_f1`` of ``F1-score`` (its first word, then more)."""
@@ -433,7 +450,8 @@ def attribute(site: Site, claims: list[dict],
         named = _as_named(pinned, claims, facets)
         facets = with_pinned(facets, pinned_facets(named, claims),
                              [claim for claim in claims if claim["id"] in named],
-                             _metrics_named_by_row(site, vocabulary))
+                             _metrics_named_by_row(site, vocabulary),
+                             _metrics_carrying_the_column(site, named, claims))
         claims = [claim for claim in claims if claim["id"] in pinned]
         if "metric" not in facets:
             facets = _metric_by_percent(site, facets, claims)
