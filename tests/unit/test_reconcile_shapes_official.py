@@ -2,7 +2,8 @@
 tests/data/reconcile_real/dev), read as a reader reads them: MMTracking's model zoo, where the
 official system's row sits among the project's own, told apart only by a star that the
 paragraph above the table explains, and a run's name wraps before its qualifier (`Tracktor <br>
-(FP16)`); a thesis's table of two subtables under one caption that says each one's metric.
+(FP16)`); a thesis's table of two subtables under one caption that says each one's metric;
+and, from `dev`, a win-rate table whose `BASELINE:` row is the one the rates are against.
 The snippets follow those shapes, with numbers of their own."""
 
 from __future__ import annotations
@@ -81,3 +82,18 @@ def test_a_caption_sentence_on_another_subtable_names_not_this_ones_metric(
     # too, and no accuracy claim was left for its cells
     report = run(tmp_path, TASKS, SUBTABLES.replace("ARXIV", arxiv), "paper.tex")
     assert_drifts(report, found, "arxiv/student/accuracy/test", 3)
+
+
+WIN_RATES = [alias_claim("tts_eval", "ours", "win_rate", 75.71,
+                         ["Ours", "win rates", "mini-tts", "Emotions (%)"])]
+AGAINST = ("| Model | Emotions (%) |\n|---|---|\n| Ours | OURS |\n| Rival | 61.64% |\n"
+           "| **BASELINE:** mini-tts | 50.00% |\n")
+
+
+@pytest.mark.parametrize("ours, found", [("75.71%", set()), ("75.17%", {"75.17%"})],
+                         ids=["clean", "drifted"])
+def test_a_row_a_baseline_s_word_marks_beside_ours_is_the_baseline_s(tmp_path, ours, found):
+    # before, `BASELINE: mini-tts` named our run too (the baseline its win rate is against is
+    # among its aliases), and the baseline's own 50.00% drifted from it
+    report = run(tmp_path, WIN_RATES, AGAINST.replace("OURS", ours))
+    assert_drifts(report, found, "tts_eval/ours/win_rate/test", 1)

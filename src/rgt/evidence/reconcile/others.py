@@ -142,7 +142,8 @@ def own_sites(table: Table, claims: list[dict], vocabulary: Vocabulary) -> list[
     columns = foreign_columns(table, claims, vocabulary) | outnamed(
         headers, claims, vocabulary) | beside_ours(headers, claims, vocabulary)
     labels = {level.text for site in sites for level in site.levels if level.tier == "row"}
-    rows = foreign_rows(labels, claims, vocabulary) | outnamed(
-        {label: label for label in labels}, claims, vocabulary)
+    named = {label: label for label in labels}
+    rows = foreign_rows(labels, claims, vocabulary) | outnamed(named, claims, vocabulary) | \
+        beside_ours(named, claims, vocabulary)
     return [site for site in sites if site.column not in columns and not any(
         level.tier == "row" and level.text in rows for level in site.levels)]
