@@ -33,8 +33,8 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (2609, 2608, 2923)
-    assert (score["known_found"], score["known"]) == (89, 144)
+    assert (score["found"], score["found_exact"], score["planted"]) == (2630, 2629, 2949)
+    assert (score["known_found"], score["known"]) == (91, 148)
     assert _kinds(score) == {"drifted": {"drift": 49, "unmapped": 41},
                              "clean": {"drift": 50, "unmapped": 20}}
 
