@@ -254,12 +254,25 @@ UNKNOWN_WORD = re.compile(r"[A-Za-z]{3,}")  # a word no name of the evidence's h
 
 def _credits_ours(site: Site, vocabulary: Vocabulary) -> bool:
     """Whether a table cell's row label is one of the evidence's own names with a citation
-    (the name's origin) beside it; not a label that holds an unknown name too
-    (``WavTokenizer (Speech)[7]``: another system's, ``Speech`` only its variant)."""
+    (the name's origin) beside it, or in it (``TCN(Shaojie Bai, et al.)``, ``NetMF (Qiu et
+    al, WSDM'18)``); not a label that holds an unknown name too (``WavTokenizer
+    (Speech)[7]``: another system's, ``Speech`` only its variant)."""
     row = site.level("row")
     return site.in_table and row is not None and \
         level_claims(row.text, vocabulary, "own") is not None and \
-        not UNKNOWN_WORD.search(CITATION.sub(" ", vocabulary.blanked(row.text)))
+        not all(UNKNOWN_WORD.search(text) for text in (
+            CITATION.sub(" ", vocabulary.blanked(row.text)),  # a name that holds the citation
+            vocabulary.blanked(CITATION.sub(" ", row.text))))  # one beside a whole citation
+
+
+def _citation_names_no_other(facets: dict[str, Facet]) -> dict[str, Facet]:
+    """The facets of a cell whose row credits a name of ours with a citation, the citation's
+    ``et al`` naming no other system (``NetMF (Qiu et al, WSDM'18)`` in a leaderboard the
+    project ran itself)."""
+    variant = facets.get("variant")
+    if variant is None or variant.tier != "row" or not variant.values - {OTHER}:
+        return facets
+    return {**facets, "variant": replace(variant, values=variant.values - {OTHER})}
 
 
 def _column_pins(site: Site, pinned: frozenset[str] | None, vocabulary: Vocabulary) -> bool:
@@ -432,8 +445,8 @@ def attribute(site: Site, claims: list[dict],
               vocabulary: Vocabulary) -> tuple[Statement, Attribution] | None:
     """The statement (retyped by its words or header) and its candidate claims; None when
     it is no claim's number."""
-    if excluded(site, _credits_ours(site, vocabulary), vocabulary) or inside_a_name(
-            site, vocabulary):
+    credited = _credits_ours(site, vocabulary)
+    if excluded(site, credited, vocabulary) or inside_a_name(site, vocabulary):
         return None
     evidence, claims = claims, single_runs(site, claims)
     pinned = not_the_baselines(site, aliased(site, vocabulary), claims)
@@ -441,6 +454,8 @@ def attribute(site: Site, claims: list[dict],
         return None  # a table's aliases that name no claim in common
     paired = respectively(site, vocabulary)
     facets = {**decide(site, vocabulary), **paired}
+    if credited:
+        facets = _citation_names_no_other(facets)
     measured = _column_pins(site, _as_named(pinned, claims, facets), vocabulary) and _measured(
         site, facets, MEASURED_TIERS,
         frozenset(claim["metric"] for claim in claims if claim["id"] in pinned))

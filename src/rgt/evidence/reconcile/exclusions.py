@@ -24,14 +24,16 @@ PER_POINT = re.compile(
     re.IGNORECASE)
 # An ablation's number is another configuration's: "removing X lowers accuracy to 89.4%".
 ABLATION = re.compile(r"\b(?:ablat\w*|w/o|removing|replacing|swapping)\b", re.IGNORECASE)
-# A citation (``[3]``, ``[2, 5]``, ``et al``, ``(He et al., 2016)``); a bracketed date
+# A citation (``[3]``, ``[2, 5]``, ``et al``, ``(He et al., 2016)``, ``(Qiu et al, WSDM'18)``,
+# ``(Tang et al, Data Min Knowl Disc (2011))``); a bracketed date
 # (``[2021-06-20]``, opening a news line) and a setting's list of values
 # (``RESNET_NUM_BLOCKS=[3,4,23,3]``) cite nothing
 CITATION = re.compile(
     r"(?<![=:])\[(?!\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\])\d+(?:\s*[,\u2013-]\s*\d+)*\]|\[cite\]|"
     r"\bet\s+al\b|"
     r"\b[\w-]+['\u2019]s\s+(?:repo|repository|implementation|fork|code\s*base)\b|"
-    r"\([A-Z][\w\-]+(?:\s+(?:et\s+al\.?|and|&)\s*[A-Z]?[\w\-]*)?,?\s+\d{4}[a-z]?\)")
+    r"\([A-Z][\w\-]+(?:\s+(?:et\s+al\.?|and|&)\s*[A-Z]?[\w\-]*)?,?\s+\d{4}[a-z]?\)|"
+    r"\([A-Z][\w\-]+\s+et\s+a[lt]\.?,\s*(?:[^()]|\([^()]*\))*?(?:['\u2019]\d{2}|\(?\d{4}\)?)\)")
 
 INTRO = 40  # "At epoch 100, …": a short opening phrase scopes its sentence
 LIST_GAP = re.compile(r"\s*(?:,|;|,?\s*and)\s*", re.IGNORECASE)
