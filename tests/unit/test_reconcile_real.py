@@ -33,10 +33,10 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (2638, 2637, 2949)
+    assert (score["found"], score["found_exact"], score["planted"]) == (2644, 2643, 2965)
     assert (score["known_found"], score["known"]) == (91, 148)
-    assert _kinds(score) == {"drifted": {"drift": 49, "unmapped": 41},
-                             "clean": {"drift": 50, "unmapped": 20}}
+    assert _kinds(score) == {"drifted": {"drift": 58, "unmapped": 41},
+                             "clean": {"drift": 59, "unmapped": 20}}
 
 
 def test_the_held_out_part_scores_no_worse_than_when_it_was_scored():
