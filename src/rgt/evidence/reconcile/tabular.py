@@ -279,22 +279,30 @@ def _labels_continued(rows: list[list[Cell]]) -> list[list[Cell]]:
     return joined
 
 
-BRACKETED = re.compile(r"\(\s*\d[\d.,]*\s*%?\s*\)")
+BRACKETED = re.compile(r"\(\s*(?:\u00b1\s*)?\d[\d.,]*\s*%?\s*\)")
+ASIDE = re.compile(r"\(.*\)")  # ``(93k parameters)`` under a row's name: its size, no name
 
 
 def _spreads_joined(rows: list[list[Cell]]) -> list[list[Cell]]:
-    """Rows whose filled cells are all a number in brackets (``& (7.36) & (7.82)``), each
-    under a number of the row above: that row's spreads, joined to its cells (``12.50
-    (7.36)``, the bracket read on its own line)."""
+    """Rows whose filled cells are all a number in brackets (``& (7.36) & (7.82)``, ``&
+    (± 0.1)``, a macro's), each under a number of the row above: that row's spreads, joined
+    to its cells (``12.50 (7.36)``, the bracket read on its own line); a label they hold
+    (``and random forest`` under ``bag-of-features``) is the rest of the row's name, unless
+    it is an aside in brackets."""
     joined: list[list[Cell]] = []
     for row in rows:
         above = joined[-1] if joined else []
         filled = [j for j, cell in enumerate(row) if cell.text.strip()]
-        if not filled or not all(BRACKETED.fullmatch(row[j].text.strip()) and j < len(above)
-                                 and DECIMAL.search(above[j].text) for j in filled):
+        named = bool(filled) and filled[0] == 0 and len(filled) > 1 and \
+            not DECIMAL.search(row[0].text) and bool(above) and bool(above[0].text.strip())
+        spreads = filled[1:] if named else filled
+        if not spreads or not all(BRACKETED.fullmatch(row[j].text.strip()) and j < len(above)
+                                  and DECIMAL.search(above[j].text) for j in spreads):
             joined.append(row)
             continue
-        for j in filled:
+        if named and not ASIDE.fullmatch(row[0].text.strip()):
+            above[0] = Cell(f"{above[0].text} {row[0].text}", above[0].line, above[0].later)
+        for j in spreads:
             cell, gap = above[j], len(above[j].text) + 1
             above[j] = Cell(f"{cell.text} {row[j].text}", cell.line,
                             (*cell.later, (gap, row[j].line)))
