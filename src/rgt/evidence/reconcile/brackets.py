@@ -1,6 +1,7 @@
 """What a document says its tables' brackets hold: ``Average scores are in brackets, and max
-performances are the numbers that out of brackets`` over cells ``79.0 (78.8)`` names each
-number of such a cell. Spreads in brackets are the tables' own reading (``tables``)."""
+performances are the numbers that out of brackets`` (or ``in the format of <Rank-1 (mAP)>``)
+over cells ``79.0 (78.8)`` names each number of such a cell. Spreads in brackets are the
+tables' own reading (``tables``)."""
 
 from __future__ import annotations
 
@@ -21,9 +22,17 @@ SPREAD_WORDS = re.compile(r"\b(?:std|sd|s\.?e\.?m?|standard\s+(?:deviation|error
                           r"confidence|interval|spread|variance)\b", re.IGNORECASE)
 
 
+# "Results are presented in the format of <Rank-1 (mAP)>"
+FORMAT = re.compile(r"\bformat\s+(?:of\s+)?<?\s*(?P<outside>[^\W\d_][\w\s@.-]{0,40}?)\s*"
+                    r"\(\s*(?P<name>[^\W\d_][\w\s@.-]{0,40}?)\s*\)\s*>?", re.IGNORECASE)
+
+
 def declared(text: str) -> tuple[str, str] | None:
     """The names a paragraph gives the numbers outside and inside a cell's brackets; None
     where it gives none (or says the brackets hold a spread)."""
+    shown = FORMAT.search(text)
+    if shown is not None and not SPREAD_WORDS.search(shown.group("name")):
+        return shown.group("outside").strip(), shown.group("name").strip()
     inside = INSIDE.search(text)
     if inside is None or SPREAD_WORDS.search(inside.group("name")):
         return None

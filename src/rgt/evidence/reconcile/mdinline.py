@@ -40,6 +40,9 @@ HELD = 0xE000
 SINGLE_STAR = re.compile(r"(?<!\*)\*(?!\*)")
 STARRED_NAME = re.compile(r"(?<![\w*])([^\s|*]*[^\W\d_][^\s|*]*)\*(?![\w*])")
 HELD_BACK = re.compile("[\ue000-\ue07f]")
+# an HTML tag or comment; not a placeholder in angle brackets (``<Rank-1 (mAP)>``, a format)
+HTML_TAG = re.compile(r"<!--.*?-->|</?[A-Za-z][\w:-]*(?:\s+[\w:-]+(?:\s*=\s*(?:\"[^\"]*\"|"
+                      r"'[^']*'|[^\s>]+))?)*\s*/?>")
 INLINE = [
     (LINK, r"\1"),  # links and images: their text
     # a reference link, ``[1.39 hrs (CPU parallel)][2]``: its text, the label no citation
@@ -48,7 +51,7 @@ INLINE = [
     (re.compile(r"\\(?:texttt|textbf|textit|textsc|textrm|emph|bf|it)\{([^{}]*)\}"), r"\1"),
     # a venue citation, [CVPR'17], names a paper between a row label's words: not a name
     (re.compile(r"\[\s*[A-Za-z][\w-]*\s*'\d{2}\s*\]"), " "),
-    (re.compile(r"<[^>]+>"), " "),  # HTML tags
+    (HTML_TAG, " "),
     # emphasis (``_**0.2697**_`` too; not snake_case's underscores), code marks
     (re.compile(r"\*\*|__|(?<!\w)\*(?!\s)|(?<!\s)\*(?!\w)|(?<!\w)_(?=\S)|(?<=\S)_(?!\w)|`"),
      ""),
