@@ -2,7 +2,9 @@
 tests/data/reconcile_real/dev), read as a reader reads them: Torchreid's model zoo, whose cells
 hold two numbers inside a download link (``[87.9 (70.4)](https://drive.google.com/…)``), named
 only by a bullet at the top of the page: ``Results are presented in the format of *<Rank-1
-(mAP)>*``. The snippets follow that shape, with numbers of their own."""
+(mAP)>*``; SwinIR's tables, whose rows are told apart by a training set and a scale factor
+column under a corner headed ``Training Set``. The snippets follow those shapes, with numbers
+of their own."""
 
 from __future__ import annotations
 
@@ -35,3 +37,24 @@ def test_a_cell_s_bracket_named_by_the_format_a_bullet_gives(tmp_path, map_, fou
     ("<!-- note --> 80.2", "  80.2"), ("<td rowspan=2>Models</td>", " Models ")])
 def test_only_html_tags_and_comments_are_markup(text, read):
     assert inline(text) == read
+
+
+def _restoration(scale: int, training: str, metric: str, value: float) -> dict:
+    claim = alias_claim(f"div2k_val_x{scale}", f"swinir_{training.lower()}", metric, value,
+                        [f"{training} (800 images)", "SwinIR", f"scale factor {scale}",
+                         "PSNR (Y)"], unit="dB")
+    return {**claim, "id": claim["id"].replace("/test", "/val"), "split": "val"}
+
+
+SCALES = [_restoration(2, "DIV2K", "psnr_y", 36.77), _restoration(3, "DIV2K", "psnr_y", 32.97)]
+BY_SCALE = ("|  Training Set | scale factor | PSNR (Y) |\n| :--- | :---: | :---: |\n"
+            "|  DIV2K (800 images) | 2 | 36.77 |\n|  DIV2K (800 images) | 3 | X3 |\n")
+
+
+@pytest.mark.parametrize("x3, found", [("32.97", set()), ("32.95", {"32.95"})],
+                         ids=["clean", "drifted"])
+def test_rows_told_apart_by_a_scale_factor_under_a_training_set_corner(tmp_path, x3, found):
+    # before, the `scale factor` column's `3` was a number of no claim, so both rows named
+    # both runs, and the corner's `Training Set` named the train split
+    report = run(tmp_path, SCALES, BY_SCALE.replace("X3", x3))
+    assert_drifts(report, found, "div2k_val_x3/swinir_div2k/psnr_y/val", 2)

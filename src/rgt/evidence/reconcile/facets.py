@@ -215,7 +215,7 @@ def _an_activity(text: str, hit: Hit, hits: list[Hit], header: bool = False) -> 
     ``How to train``, ``Training on ImageNet``) or closes on a way of training (``Quantization
     Aware Training``), or a header of a setting (``Training modality``), names the activity,
     not the training split, unless what follows is the split's set or numbers (``Training
-    set``, ``Training loss``)."""
+    set``, ``Training loss``) — a header's set is what its rows were trained on."""
     folded = fold(text)
     opens = WORD_FOLLOWS.match(folded, hit.end) if header else HEADING_START.search(
         folded[:hit.start]) or (hit.facets.get("split") == {"train"} and HEADING_END.match(
@@ -225,7 +225,8 @@ def _an_activity(text: str, hit: Hit, hits: list[Hit], header: bool = False) -> 
     follows = next((other for other in hits if other.start >= hit.end), None)
     names_a_metric = follows is not None and "metric" in set(follows.facets) - follows.implied \
         and not folded[hit.end:follows.start].strip()
-    return not SPLIT_NOUN.match(folded[hit.end:]) and not names_a_metric
+    # a corner's ``Training Set`` heads the rows' training data, not the split of their numbers
+    return (header or not SPLIT_NOUN.match(folded[hit.end:])) and not names_a_metric
 
 
 def asides(level: Level) -> list[tuple[int, int]]:

@@ -115,10 +115,12 @@ def _settings_only(table: Table, column: int) -> bool:
 
 
 # a column of how each row was trained or evaluated (``Epoch``: ``800``, ``1600``; ``Iters``:
-# ``40K``; ``#Frame``: ``16x5x3``; ``Image resolution``: ``224``): a setting naming the rows
+# ``40K``; ``#Frame``: ``16x5x3``; ``Image resolution``: ``224``; ``scale factor``: ``2``): a
+# setting naming the rows
 SETTING_WORDS = r"(?:#\s*)?(?:pre-?training\s+|training\s+|total_|warmup_)?(?:epochs?|iters?|" \
           r"iterations|steps|frames?|(?:image|input|crop|img)\s+(?:size|resolution)|" \
-          r"resolution|batch\s+size)"
+          r"resolution|batch\s+size|(?:scale|quality|upscaling)\s+factor)"
+FACTOR_HEADER = re.compile(r"^\s*(?:scale|quality|upscaling)\s+factor\s*$", re.I)
 # ``total_steps / warmup_steps`` over ``500 / 50``: two settings a cell
 SETTING_HEADER = re.compile(rf"^\s*{SETTING_WORDS}(?:\s*/\s*{SETTING_WORDS})?\s*$", re.I)
 
@@ -163,8 +165,8 @@ MARK_LEGEND = re.compile(r"(?:^|\s)[*\u2020\u2021]*:\s")
 
 
 def _label(table: Table, column: int, text: str) -> str:
-    """A label cell as the row's name; a seed column's cell keeps its header (``seed 0``); a
-    ✓ under ``with registers`` names the row by that header, a ✗ by nothing; a note (or a cell
+    """A label cell as the row's name; a seed column's cell keeps its header (``seed 0``), and
+    so does a factor's bare number (``scale factor 3``); a ✓ under ``with registers`` names the row by that header, a ✗ by nothing; a note (or a cell
     under ``Remarks``), nothing."""
     header = _header(table, column)
     if NOTE.match(text.strip()) or NOTE_HEADER.match(header) and not MARK_LEGEND.search(text):
@@ -173,6 +175,8 @@ def _label(table: Table, column: int, text: str) -> str:
         return header
     if CROSS.fullmatch(text) and header and _marks_only(table, column):
         return ""  # (in a column of ✓ and ✗: elsewhere ``×`` is a name, multiplication's)
+    if text and re.fullmatch(r"\d+", text) and FACTOR_HEADER.match(header):
+        return f"{header} {text}"  # ``scale factor 3``: the setting, not a bare count
     return f"{header} {text}" if text and POINT_HEADER.match(header) and not AGGREGATE.match(
         text) else text
 
