@@ -166,8 +166,8 @@ MARK_LEGEND = re.compile(r"(?:^|\s)[*\u2020\u2021]*:\s")
 
 def _label(table: Table, column: int, text: str) -> str:
     """A label cell as the row's name; a seed column's cell keeps its header (``seed 0``), and
-    so does a factor's bare number (``scale factor 3``); a ✓ under ``with registers`` names the row by that header, a ✗ by nothing; a note (or a cell
-    under ``Remarks``), nothing."""
+    so does a factor's bare number (``scale factor 3``); a ✓ under ``with registers`` names
+    the row by that header, a ✗ by nothing; a note (or a cell under ``Remarks``), nothing."""
     header = _header(table, column)
     if NOTE.match(text.strip()) or NOTE_HEADER.match(header) and not MARK_LEGEND.search(text):
         return ""
