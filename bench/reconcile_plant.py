@@ -50,10 +50,12 @@ def mutated(text: str, part: str, rng: random.Random) -> str:
     decimals = len(digits.split(".")[1]) if "." in digits else 0
     step = rng.choice([1, 2, 3, 4]) * rng.choice([-1, 1])
     # in decimal, not float: a logged 17.332243199130996 has more digits than a float keeps
-    units = int(Decimal(digits).scaleb(decimals)) + step
+    value = Decimal(digits.replace(",", ""))
+    units = int(value.scaleb(decimals)) + step
     if units <= 0:
-        units = int(Decimal(digits).scaleb(decimals)) + abs(step)
-    written = f"{Decimal(units).scaleb(-decimals):.{decimals}f}"
+        units = int(value.scaleb(decimals)) + abs(step)
+    grouped = "," in digits  # ``1,455.27`` keeps its thousands separators
+    written = f"{Decimal(units).scaleb(-decimals):{',' if grouped else ''}.{decimals}f}"
     bare = digits.startswith(".") and written.startswith("0.")  # ``.797`` stays zero-less
     return f"{sign}{written[1:] if bare else written}{exponent or ''}"
 

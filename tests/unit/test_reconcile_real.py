@@ -85,6 +85,13 @@ def test_the_planting_script_changes_a_number_in_scientific_notation_by_its_mant
         assert abs(float(planted) - 1.05e-5) <= 4.01e-7
 
 
+def test_the_planting_script_keeps_a_number_s_thousands_separators():
+    plant = planter()
+    for seed in range(20):
+        planted = plant.mutated("1,455.27", "value", random.Random(seed))
+        assert re.fullmatch(r"1,45\d\.\d\d", planted) and planted != "1,455.27"
+
+
 def test_the_corpus_is_real_documents_of_several_projects_in_both_parts():
     for part in ("dev", "heldout"):
         projects = real_projects(part)
