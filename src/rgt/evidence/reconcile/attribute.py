@@ -374,8 +374,8 @@ def with_pinned(facets: dict[str, Facet], pinned: dict[str, Facet],
     pinned, not the automatic ``gm`` the word names)."""
     def yields(name: str, facet: Facet) -> bool:
         ours = not any(value.startswith("@") for value in facet.values)
-        if name == "metric" and facet.tier == "column" and "metric" in pinned and (
-                facet.values != pinned["metric"].values <= carried):
+        if name == "metric" and facet.tier == "column" and "metric" in pinned and \
+                pinned["metric"].values <= carried and facet.values != pinned["metric"].values:
             return True
         if name == "metric" and not ours and "metric" in pinned and (
                 _refined_by(facet, chosen) or pinned["metric"].values <= row_metrics):

@@ -279,6 +279,12 @@ def _labels_continued(rows: list[list[Cell]]) -> list[list[Cell]]:
     return joined
 
 
+def _a_label_among(row: list[Cell], filled: list[int], above: list[Cell]) -> bool:
+    """Whether a row's first filled cell is a label (no decimal in it) under a named row."""
+    return len(filled) > 1 and filled[0] == 0 and not DECIMAL.search(row[0].text) and \
+        bool(above) and bool(above[0].text.strip())
+
+
 BRACKETED = re.compile(r"\(\s*(?:\u00b1\s*)?\d[\d.,]*\s*%?\s*\)")
 ASIDE = re.compile(r"\(.*\)")  # ``(93k parameters)`` under a row's name: its size, no name
 
@@ -293,8 +299,7 @@ def _spreads_joined(rows: list[list[Cell]]) -> list[list[Cell]]:
     for row in rows:
         above = joined[-1] if joined else []
         filled = [j for j, cell in enumerate(row) if cell.text.strip()]
-        named = bool(filled) and filled[0] == 0 and len(filled) > 1 and \
-            not DECIMAL.search(row[0].text) and bool(above) and bool(above[0].text.strip())
+        named = _a_label_among(row, filled, above)
         spreads = filled[1:] if named else filled
         if not spreads or not all(BRACKETED.fullmatch(row[j].text.strip()) and j < len(above)
                                   and DECIMAL.search(above[j].text) for j in spreads):
