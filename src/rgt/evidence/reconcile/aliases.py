@@ -34,8 +34,12 @@ MOST_SETTINGS = 8  # the most assignments of a row whose ways of leaving some ou
 def alias_sets(text: str, vocabulary: Vocabulary, key: str = "claims") -> list[frozenset[str]]:
     """The claims each alias in ``text`` names (``own``: only the claims that carry it, not
     those its words name; an alias that is a metric's name has none of its own)."""
+    return _claim_sets(vocabulary.find(text), vocabulary, key)
+
+
+def _claim_sets(hits: list[Hit], vocabulary: Vocabulary, key: str) -> list[frozenset[str]]:
     sets = []
-    for hit in vocabulary.find(text):
+    for hit in hits:
         named = hit.facets.get(key)
         named = vocabulary.composed(hit.phrase, key) if named is None else named
         if named is not None:
@@ -96,11 +100,12 @@ def aliased(site: Site, vocabulary: Vocabulary) -> frozenset[str] | None:
             if pinned is not None and not pinned:
                 return frozenset()
         elif level.tier in WEAK and pinned:
-            sets = _not_alternatives(alias_sets(level.text, vocabulary), pinned)
+            hits = vocabulary.find(level.text)
+            sets = _not_alternatives(_claim_sets(hits, vocabulary, "claims"), pinned)
             # the nearest heading first: a section's ``Part Segmentation (ShapeNet)`` over the
             # document title's ``PointNet++``
             titled = _titled(level, vocabulary)
-            own = frozenset().union(*alias_sets(level.text, vocabulary, "own"))
+            own = frozenset().union(*_claim_sets(hits, vocabulary, "own"))
             for named in reversed(sets) if level.tier == "scope" else sets:
                 if _differences_only(pinned & named, pinned):
                     continue  # a caption naming a comparison's sides names no difference

@@ -82,7 +82,9 @@ def _pick(hits: list[Hit], facet: str, level: Level, width: int,
         relevant = [hit for hit in relevant
                     if not _an_activity(level.text, hit, hits, level.tier == "corner")]
     if facet == "metric" and level.tier == "caption":
-        relevant = _outside_other_parts(level.text, _outside_notes(level.text, relevant), hits)
+        spans = sentence_spans(level.text, [])
+        relevant = _outside_other_parts(
+            level.text, spans, _outside_notes(level.text, spans, relevant), hits)
     if facet == "split":  # "40 additional hours of training": time spent, not the train split
         relevant = [hit for hit in relevant if not DURATION_OF.search(fold(level.text)[:hit.start])
                     and not _trains_something(level.text, hit)
@@ -115,12 +117,11 @@ MARK_NOTE = re.compile(r"\s*(?:[`'\"]*[^\w\s`'\"]{1,3}[`'\"]*|(?:bold|underlined
                        r"gr[ae]y)(?:\s+\w+)?)\s+(?:indicates?|denotes?|means?|marks?)\b", re.I)
 
 
-def _outside_notes(caption: str, hits: list[Hit]) -> list[Hit]:
-    """The hits outside a caption's notes on marked cells, when it has any others: a note
-    (``"-" indicates that RELAX achieved lower validation scores``) says what a mark means,
-    not what the cells are."""
-    notes = [(start, end) for start, end in sentence_spans(caption, [])
-             if MARK_NOTE.match(caption, start)]
+def _outside_notes(caption: str, spans: list[tuple[int, int]], hits: list[Hit]) -> list[Hit]:
+    """The hits outside a caption's notes on marked cells (of its sentences' ``spans``), when
+    it has any others: a note (``"-" indicates that RELAX achieved lower validation scores``)
+    says what a mark means, not what the cells are."""
+    notes = [(start, end) for start, end in spans if MARK_NOTE.match(caption, start)]
     kept = [hit for hit in hits if not any(start <= hit.start < end for start, end in notes)]
     return kept or hits
 
@@ -129,11 +130,12 @@ def _outside_notes(caption: str, hits: list[Hit]) -> list[Hit]:
 FOR_PART = re.compile(r"\s*For\s+([^,.]+),", re.IGNORECASE)
 
 
-def _outside_other_parts(caption: str, relevant: list[Hit], hits: list[Hit]) -> list[Hit]:
-    """The hits outside a caption's sentences on another part of the table than the one its
-    opening names (``Classification tasks`` of a subtable, then the whole table's ``… For
-    retrieval tasks, we show MAP.``): what the other part's numbers are, not this one's."""
-    spans = sentence_spans(caption, [])
+def _outside_other_parts(caption: str, spans: list[tuple[int, int]], relevant: list[Hit],
+                         hits: list[Hit]) -> list[Hit]:
+    """The hits outside a caption's sentences (``spans``) on another part of the table than
+    the one its opening names (``Classification tasks`` of a subtable, then the whole table's
+    ``… For retrieval tasks, we show MAP.``): what the other part's numbers are, not this
+    one's."""
     own = _claims_within(hits, *spans[0]) if spans else set()
     others = [(start, end) for start, end in spans[1:] if own and (
         part := FOR_PART.match(caption, start)) and (

@@ -117,10 +117,11 @@ def _settings_only(table: Table, column: int) -> bool:
 # a column of how each row was trained or evaluated (``Epoch``: ``800``, ``1600``; ``Iters``:
 # ``40K``; ``#Frame``: ``16x5x3``; ``Image resolution``: ``224``; ``scale factor``: ``2``): a
 # setting naming the rows
+FACTOR = r"(?:scale|quality|upscaling)\s+factor"
 SETTING_WORDS = r"(?:#\s*)?(?:pre-?training\s+|training\s+|total_|warmup_)?(?:epochs?|iters?|" \
           r"iterations|steps|frames?|(?:image|input|crop|img)\s+(?:size|resolution)|" \
-          r"resolution|batch\s+size|(?:scale|quality|upscaling)\s+factor)"
-FACTOR_HEADER = re.compile(r"^\s*(?:scale|quality|upscaling)\s+factor\s*$", re.I)
+          rf"resolution|batch\s+size|{FACTOR})"
+FACTOR_HEADER = re.compile(rf"^\s*{FACTOR}\s*$", re.I)
 # ``total_steps / warmup_steps`` over ``500 / 50``: two settings a cell
 SETTING_HEADER = re.compile(rf"^\s*{SETTING_WORDS}(?:\s*/\s*{SETTING_WORDS})?\s*$", re.I)
 
