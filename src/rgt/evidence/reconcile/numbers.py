@@ -19,7 +19,8 @@ NUMBER = re.compile(
     # after a slash only when a number is before it (``88.9/94.6``, not a path's ``v/1.5``)
     r"(?<![\w.,^])(?<![^\d%]/)(?<!^/)(?<![A-Za-z]-)(?P<sign>[-+\u2212])?"
     # a fraction may drop its zero (``.797``, as APA style writes what cannot exceed 1)
-    r"(?P<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.(?P<decimals>\d+))?|\.(?P<bare>\d+))"
+    r"(?P<digits>\d{1,3}(?:,\d{3})+(?:\.(?P<grouped>\d+))?|\d+(?:\.(?P<decimals>\d+))?"
+    r"|\.(?P<bare>\d+))"
     r"(?P<suffix>\s?%|\s?pp\b|[KkMB]\b|\s?[\u00b7\u00d7]\s?10\^(?P<exponent>[-\u2212]?\d+)"
     # scientific notation (``6.5e-4``)
     r"|[eE](?P<power>[-+\u2212]?\d+)\b)?"
@@ -62,7 +63,8 @@ def _number(match: re.Match) -> Number:
     return Number(
         text=match.group(0).strip(),
         magnitude=float(match.group("digits").replace(",", "")),
-        decimals=len(match.group("decimals") or match.group("bare") or ""),
+        decimals=len(match.group("decimals") or match.group("grouped") or match.group("bare")
+                     or ""),
         sign="-" if sign in ("-", MINUS) else sign,
         percent=suffix in ("%", "pp"),
         multiplier=_multiplier(suffix, match.group("exponent") or match.group("power")),

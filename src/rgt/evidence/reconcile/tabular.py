@@ -27,6 +27,17 @@ RULES = re.compile(r"^\s*(?:\\(?:toprule|midrule|bottomrule|hline|hhline|cline|c
                    r"addlinespace|specialrule|morecmidrules)\b"
                    r"(?:\([^)]*\))?(?:\[[^\]]*\])?(?:\{[^{}]*\})*\s*)+")
 Spanned = tuple[str, int, int]  # text, columns spanned, line
+OWN_MACRO = re.compile(r"\\([A-Za-z]+)(?![A-Za-z@*{\[])")  # no argument: names a thing
+TYPESETTING = {  # what LaTeX's own argument-free commands do in a first cell: name nothing
+    "centering", "raggedright", "raggedleft", "hfill", "vfill", "relax", "noalign", "null",
+    "bf", "it", "em", "rm", "sf", "tt", "sc", "sl", "bfseries", "itshape", "mdseries",
+    "normalfont", "tiny", "scriptsize", "footnotesize", "small", "normalsize", "large",
+    "Large", "LARGE", "huge", "Huge", "checkmark", "xmark", "cmark", "ding", "dag", "ddag",
+    "dagger", "ddagger", "ldots", "dots", "cdots", "textemdash", "textendash", "times",
+    "star", "ast", "bullet", "circ", "quad", "qquad", "hspace", "vspace", "strut",
+    "bigstrut", "rule", "empty", "emptyset", "na", "NA", "hline", "midrule", "toprule",
+    "bottomrule", "cline", "cmidrule", "addlinespace", "newline", "par", "indent",
+    "noindent", "uparrow", "downarrow", "rightarrow", "leftarrow", "to", "infty"}
 
 
 def group_end(text: str, start: int) -> int:
@@ -106,8 +117,21 @@ def _cells(segment: str, offset: int, body: Body, plain: Callable[[str], str]) -
         span = int(multi.group(1)) if multi and "multicolumn" in piece[:multi.end()] else 1
         content = piece[multi.end():] if multi else piece
         where = offset + start + len(piece) - len(piece.lstrip())
-        cells.append((plain(content), span, body.line_at(where)))
+        text = plain(content) if cells else _label(content, plain)
+        cells.append((text, span, body.line_at(where)))
     return cells
+
+
+def _label(content: str, plain: Callable[[str], str]) -> str:
+    """A row's first cell as text. A row named only by a macro the quoted part does not
+    define (``\\bertseq & 87.09``, ``~~(\\spandetect) & 106.32``) is named by the macro, as
+    the evidence's alias ``\\bertseq`` is: typeset, it would vanish and leave the row
+    nameless."""
+    text = plain(content)
+    if re.search(r"\w", text):
+        return text
+    return plain(OWN_MACRO.sub(
+        lambda use: use.group(0) if use.group(1) in TYPESETTING else use.group(1), content))
 
 
 class Rows:
@@ -120,8 +144,7 @@ class Rows:
         for offset, segment in top_level_split(body.text, ROW_END):
             rule = RULES.match(segment)
             if rule:
-                if not self.header_rows and self.rows and re.search(r"\\(?:midrule|h?hline)\b",
-                                                                    rule.group(0)):
+                if not self.header_rows and self.rows and _ends_head(rule.group(0), self.rows):
                     self.header_rows = len(self.rows)
                 blocks.append(len(self.rows))
                 offset, segment = offset + rule.end(), segment[rule.end():]
@@ -134,6 +157,15 @@ class Rows:
                 self.rows.append(cells)
         self.header_rows = _head_above_first_result(self.rows, self.header_rows or 1)
         self.blocks = sorted(set(blocks + [len(self.rows)]))
+
+
+def _ends_head(rule: str, rows: list[list[Spanned]]) -> bool:
+    """A mid rule or an hline under the first rows ends the head; so does a second top rule
+    under a row of column names (``Model & \\data{BioNLP13CG} & ... \\\\ \\toprule``), not
+    one under a title alone (``\\multicolumn{8}{c}{Table I} \\\\ \\toprule``)."""
+    if re.search(r"\\(?:midrule|h?hline)\b", rule):
+        return True
+    return "\\toprule" in rule and any(sum(bool(text) for text, _, _ in row) > 1 for row in rows)
 
 
 def _head_above_first_result(rows: list[list[Spanned]], header_rows: int) -> int:
