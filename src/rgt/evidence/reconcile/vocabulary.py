@@ -268,8 +268,9 @@ class Vocabulary:
 BOUNDARY = re.compile(r"(?<=[a-z])\s(?=\d)")
 COUNT_BEFORE = re.compile(r"(?<![\w.])\d+\s+$")
 # a file's name (``ViTPose_huge_coco_256x192.py``, ``logs/vitpose-b.log.json``)
-FILE_NAME = re.compile(r"[\w./-]+\.(?:py|json|ya?ml|pth|pt|ckpt|bin|log|txt|sh|onnx|h5|pkl|"
-                       r"npz|safetensors|cfg|ini|toml)\b")
+FILE_NAME = re.compile(r"[\w./-]+\.(?:py|json|ya?ml|pth|pyth|pt|ckpt|bin|log|txt|sh|onnx|h5|"
+                       r"pkl|npz|npy|safetensors|cfg|ini|toml|weights|caffemodel|tflite|"
+                       r"params|tar|zip)\b")
 
 
 def _an_alias_in_a_file_name(hit: Hit, text: str) -> bool:

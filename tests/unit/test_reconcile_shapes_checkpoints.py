@@ -1,0 +1,34 @@
+"""Shapes of results the real corpus's sixty-fifth held-out part showed (now in
+tests/data/reconcile_real/dev), read as a reader reads them: a video library's model zoo, a
+pipe table without outer pipes whose rows end in a link to a checkpoint (``[link](…/X3D_XS.pyth)``),
+its file named like another table's model (``X3D_XS (fp32)``, a mobile variant). The snippets
+follow that shape, with numbers of their own."""
+
+from __future__ import annotations
+
+import pytest
+
+from reconcile_helpers import alias_claim, assert_drifts
+from reconcile_helpers import reconcile_text as run
+
+CLAIMS = [alias_claim(exp, variant, metric, value, aliases)
+          for exp, variant, metric, value, aliases in (
+              ("k400", "x3d_xs_4x12", "top1", 68.1, ["X3D", "XS", "4x12", "top 1"]),
+              ("k400", "x3d_xs_4x12", "top5", 87.6, ["X3D", "XS", "4x12", "top 5"]),
+              ("k400", "x3d_s_13x6", "top1", 72.9, ["X3D", "S", "13x6", "top 1"]),
+              ("k400", "x3d_s_13x6", "top5", 90.8, ["X3D", "S", "13x6", "top 5"]),
+              ("k400_mobile", "efficient_x3d_xs_fp32", "top1", 67.5,
+               ["X3D_XS (fp32)", "X3D_XS", "top 1"]))]
+ZOO = ("arch | depth | frames | top 1 | top 5 | Model\n"
+       "---- | ----- | ------ | ----- | ----- | -----\n"
+       "X3D  | XS    | 4x12   | 68.10 | TOP5  | [link](https://example.org/zoo/kinetics/X3D\\_XS.pyth)\n"
+       "X3D  | S     | 13x6   | 72.90 | 90.80 | [link](https://example.org/zoo/kinetics/X3D\\_S.pyth)\n")
+
+
+@pytest.mark.parametrize("top5, found", [("87.60", set()), ("87.40", {"87.40"})],
+                         ids=["clean", "drifted"])
+def test_a_checkpoint_file_named_like_another_model_names_no_row(tmp_path, top5, found):
+    # before, `.pyth` (PyTorchVideo's checkpoints) was no file's extension: `X3D_XS` in
+    # `X3D_XS.pyth` named the mobile variant's claims, and the row matched none
+    report = run(tmp_path, CLAIMS, ZOO.replace("TOP5", top5))
+    assert_drifts(report, found, "k400/x3d_xs_4x12/top5/test", 4)
