@@ -1,8 +1,10 @@
-"""Shapes of results the real corpus's sixty-fifth held-out part showed (now in
-tests/data/reconcile_real/dev), read as a reader reads them: a video library's model zoo, a
-pipe table without outer pipes whose rows end in a link to a checkpoint (``[link](…/X3D_XS.pyth)``),
-its file named like another table's model (``X3D_XS (fp32)``, a mobile variant). The snippets
-follow that shape, with numbers of their own."""
+"""Shapes of results the real corpus's sixty-fifth and sixty-sixth held-out parts showed (now
+in tests/data/reconcile_real/dev), read as a reader reads them: a video library's model zoo, a
+pipe table without outer pipes whose rows end in a link to a checkpoint
+(``[link](…/X3D_XS.pyth)``), its file named like another table's model (``X3D_XS (fp32)``, a
+mobile variant); a 3D-detection library's model page whose rows are named relative to the
+row above (``above w/ finetune``, ``above w/ tta``), the last without download links. The
+snippets follow those shapes, with numbers of their own."""
 
 from __future__ import annotations
 
@@ -32,3 +34,27 @@ def test_a_checkpoint_file_named_like_another_model_names_no_row(tmp_path, top5,
     # `X3D_XS.pyth` named the mobile variant's claims, and the row matched none
     report = run(tmp_path, CLAIMS, ZOO.replace("TOP5", top5))
     assert_drifts(report, found, "k400/x3d_xs_4x12/top5/test", 4)
+
+
+NUSCENES = [alias_claim("nus", variant, "map", value, names + ["mAP"])
+            for variant, value, names in (
+                ("r101", 31.7, ["ResNet101 w/ DCN"]),
+                ("r101_ft", 34.6, ["ResNet101 w/ DCN", "above w/ finetune", "finetune"]),
+                ("r101_ft_tta", 35.5, ["ResNet101 w/ DCN", "above w/ finetune",
+                                       "above w/ tta"]))]
+RELATIVE = ("| Backbone | Lr schd | mAP | Download |\n| :--: | :--: | :--: | :--: |\n"
+            "| [ResNet101 w/ DCN](./pgd_r101.py) | 1x | BASE | [model](https://example.org/"
+            "pgd_r101_20211112.pth) \\| [log](https://example.org/pgd_r101_20211112.log.json) |\n"
+            "| [above w/ finetune](./pgd_r101_ft.py) | 1x | 34.6 | [model](https://example.org/"
+            "pgd_r101_ft_20211114.pth) \\| [log](https://example.org/pgd_r101_ft.log.json) |\n"
+            "| above w/ tta | 1x | 35.5 | |\n")
+
+
+@pytest.mark.parametrize("base, found", [("31.7", set()), ("31.2", {"31.2"})],
+                         ids=["clean", "drifted"])
+def test_a_row_with_download_links_is_ours_beside_one_without(tmp_path, base, found):
+    # before, the links cell's `links` was a word no alias covers: beside the link-less
+    # `above w/ tta` row, naming some of the same runs, the rows with links read as another
+    # system's and were not checked
+    report = run(tmp_path, NUSCENES, RELATIVE.replace("BASE", base))
+    assert_drifts(report, found, "nus/r101/map/test", 3)

@@ -188,6 +188,8 @@ A_SUBJECT = re.compile(r"\b(?:we|i|they|you|to|was|were|is|are|be|been|being|hav
 
 
 A_TIME = re.compile(r"\b(?:after|before|during|throughout|while|until)\s+$")
+# "trained on ImageNet", "train on adversarial examples": the data it learns from, no split
+ON_DATA = re.compile(r"\s+on\s+(?!(?:the\s+)?(?:train|training)\b)")
 
 
 def _trains_something(text: str, hit: Hit) -> bool:
@@ -201,6 +203,8 @@ def _trains_something(text: str, hit: Hit) -> bool:
         return True
     if A_TIME.search(folded[:hit.start]) and not SPLIT_NOUN.match(folded[hit.end:]):
         return True  # "the validation result after training": when, not which split
+    if ON_DATA.match(folded, hit.end):
+        return True  # "i=train on in-to-out adversarial examples": what it learns from
     return folded[hit.start:hit.end].endswith("ing") and any(
         pattern.match(folded, hit.end) for pattern in (AN_OBJECT, TRAINED_BY, A_VERB))
 

@@ -62,9 +62,11 @@ def foreign_rows(rows: set[str], claims: list[dict], vocabulary: Vocabulary) -> 
 
 
 # words that say which aggregate or point a row is, not which system, or that it is the
-# project's own (``My replication``): no rival's name
+# project's own (``My replication``): no rival's name; nor is ``links``, a cell of download
+# links as a pipe table reads it (a row with links beside one without is no other system)
 POINT_WORDS = {"seed", "run", "trial", "fold", "mean", "avg", "average", "median", "std", "best",
-               "my", "our", "ours", "replication", "reproduction", "reproduced", "replicated"}
+               "my", "our", "ours", "replication", "reproduction", "reproduced", "replicated",
+               "links"}
 
 
 def _leftover(text: str, vocabulary: Vocabulary) -> int:

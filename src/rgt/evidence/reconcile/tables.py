@@ -234,8 +234,27 @@ def _names_a_class(table: Table, header: str) -> bool:
 def _unit(table: Table, header: str, label: str) -> str:
     """The unit of a cell's numbers, declared by its header, row label or caption."""
     if _names_a_class(table, header):
-        return declared_unit(label, table.caption)
-    return declared_unit(header, label, table.caption)
+        return declared_unit(label) or _caption_unit(table, header)
+    return declared_unit(header, label) or _caption_unit(table, header)
+
+
+# the name a caption's unit follows: ``accuracy (acc. in [%])``, ``Acc (%)``
+UNIT_OWNER = re.compile(r"([A-Za-z][A-Za-z.]*)\s*(?:in\s*)?[\[(\s]*$")
+
+
+def _caption_unit(table: Table, header: str) -> str:
+    """The caption's unit, unless it ties it to a name that heads other columns and not this
+    one: ``accuracy (acc. in [%])`` over ``r`` and ``acc.`` columns is no unit of the radii."""
+    match = UNIT.search(table.caption or "")
+    owner = UNIT_OWNER.search(table.caption[:match.start()]) if match else None
+    if owner and _heads(owner.group(1), table.header) and not _heads(owner.group(1), [header]):
+        return ""
+    return declared_unit(table.caption)
+
+
+def _heads(word: str, names: list[str]) -> bool:
+    return any(re.search(rf"(?<!\w){re.escape(word)}(?!\w)", name, re.IGNORECASE)
+               for name in names)
 
 
 SPREAD_ONLY = re.compile(
