@@ -3,7 +3,8 @@ in tests/data/reconcile_real/dev), read as a reader reads them: a video library'
 pipe table without outer pipes whose rows end in a link to a checkpoint
 (``[link](…/X3D_XS.pyth)``), its file named like another table's model (``X3D_XS (fp32)``, a
 mobile variant); a 3D-detection library's model page whose rows are named relative to the
-row above (``above w/ finetune``, ``above w/ tta``), the last without download links. The
+row above (``above w/ finetune``, ``above w/ tta``), the last without download links, and
+whose KITTI cells hold two numbers the sentence above names in turn (``(3D/BEV)``). The
 snippets follow those shapes, with numbers of their own."""
 
 from __future__ import annotations
@@ -58,3 +59,27 @@ def test_a_row_with_download_links_is_ours_beside_one_without(tmp_path, base, fo
     # system's and were not checked
     report = run(tmp_path, NUSCENES, RELATIVE.replace("BASE", base))
     assert_drifts(report, found, "nus/r101/map/test", 3)
+
+
+KITTI = [alias_claim(f"kitti_car_{level.lower()}", "pgd", f"{ap.lower()}_{view.lower()}", value,
+                     ["PGD", f"Car ({ap})", ap, level, view])
+         for ap, level, view, value in (
+             ("AP11", "Easy", "3D", 24.09), ("AP11", "Easy", "BEV", 30.11),
+             ("AP11", "Hard", "3D", 16.9), ("AP11", "Hard", "BEV", 19.33),
+             ("AP40", "Easy", "3D", 19.27), ("AP40", "Easy", "BEV", 26.6),
+             ("AP40", "Hard", "3D", 10.65), ("AP40", "Hard", "BEV", 15.0))]
+DETAILED = ("# PGD\n\nDetailed performance on KITTI 3D detection (3D/BEV) is as follows, "
+            "evaluated by AP11 and AP40 metric:\n\n"
+            "|            |     Easy      |     Hard      |\n"
+            "| ---------- | :-----------: | :-----------: |\n"
+            "| Car (AP11) | 24.09 / 30.11 | 16.90 / BEV   |\n"
+            "| Car (AP40) | 19.27 / 26.60 | 10.65 / 15.00 |\n")
+
+
+@pytest.mark.parametrize("bev, found", [("19.33", set()), ("19.30", {"19.30"})],
+                         ids=["clean", "drifted"])
+def test_the_sentence_above_names_a_cell_s_numbers_in_turn(tmp_path, bev, found):
+    # before, `3D/BEV` (a name opening with a digit) was no list of names: the cells' two
+    # numbers were attributed to no claim
+    report = run(tmp_path, KITTI, DETAILED.replace("BEV  ", bev))
+    assert_drifts(report, found, "kitti_car_hard/pgd/ap11_bev/test", 8)

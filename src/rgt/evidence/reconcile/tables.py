@@ -479,8 +479,10 @@ def _declared_brackets(table: Table, header: str, text: str,
 
 
 # a caption's names of a cell's numbers in turn, slashed without spaces: "with PSNR/SSIM
-# metrics"; not a pair of splits ("train/evaluation sets")
-SLASHED = re.compile(r"(?<![\w/])([^\W\d_][\w@.+-]*(?:/[^\W\d_][\w@.+-]*)+)(?![\w/])")
+# metrics", "(3D/BEV)" (a digit and a capital: a name); not a pair of splits
+# ("train/evaluation sets")
+SLASHED_NAME = r"(?:[^\W\d_]|\d[A-Z])[\w@.+-]*"
+SLASHED = re.compile(rf"(?<![\w/])({SLASHED_NAME}(?:/{SLASHED_NAME})+)(?![\w/])")
 SPLIT_WORDS = {"train", "training", "val", "valid", "validation", "dev", "test", "testing",
                "eval", "evaluation"}
 
