@@ -49,6 +49,8 @@ class Table:
     scope: str = ""
     brackets: tuple[str, str] = ("", "")  # what a document says a cell's numbers outside
     # and inside brackets are (``max performances``, ``Average scores``)
+    in_turn: tuple[str, ...] = ()  # what its notes say a cell's numbers apart by slashes are
+    # (``no augmentation / flip augmentation / multi scale … augmentation``)
 
 
 class Blocks:

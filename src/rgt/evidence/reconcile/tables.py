@@ -425,12 +425,14 @@ def in_turn(header: str, count: int) -> tuple[str, list[str]]:
 
 
 def _in_turn(header: str, text: str, statements: list,
-             caption: str = "") -> tuple[str, list[str], list]:
+             table: Table) -> tuple[str, list[str], list]:
     parts = segments(text, statements)
     split = len(set(parts)) == len(parts)
     header, names = in_turn(header, len(statements)) if split else (header, [""] * len(parts))
     if split and not any(names):
-        names = caption_in_turn(caption, len(statements))
+        names = caption_in_turn(table.caption, len(statements))
+    if split and not any(names) and len(table.in_turn) == len(statements) and "/" in text:
+        names = list(table.in_turn)
     return header, names, parts
 
 
@@ -606,7 +608,7 @@ def _cell_sites(table: Table, cell: Cell, row: tuple[str, str, str], header: str
     statements = find_statements(text, integers=True)
     header, names, parts = whole_and_parts(header, text, statements) or parenthesis_in_turn(
         header, text, statements) or _declared_brackets(table, header, text, statements) or \
-        _in_turn(header, cell.text, statements, table.caption)
+        _in_turn(header, cell.text, statements, table)
     units = _part_units(table, names, label, unit)
     split = len(set(parts)) == len(parts)  # (each number its part of the cell)
     rows, corners = (row_in_turn(name, len(parts)) if split else [name] * len(parts)

@@ -4,7 +4,9 @@ pipe table without outer pipes whose rows end in a link to a checkpoint
 (``[link](…/X3D_XS.pyth)``), its file named like another table's model (``X3D_XS (fp32)``, a
 mobile variant); a 3D-detection library's model page whose rows are named relative to the
 row above (``above w/ finetune``, ``above w/ tta``), the last without download links, and
-whose KITTI cells hold two numbers the sentence above names in turn (``(3D/BEV)``). The
+whose KITTI cells hold two numbers the sentence above names in turn (``(3D/BEV)``); and (in
+a part before) an object detector's model zoo whose notes below the table name a cell's three
+numbers in turn (``no augmentation / flip augmentation / multi scale … augmentation``). The
 snippets follow those shapes, with numbers of their own."""
 
 from __future__ import annotations
@@ -83,3 +85,27 @@ def test_the_sentence_above_names_a_cell_s_numbers_in_turn(tmp_path, bev, found)
     # numbers were attributed to no claim
     report = run(tmp_path, KITTI, DETAILED.replace("BEV  ", bev))
     assert_drifts(report, found, "kitti_car_hard/pgd/ap11_bev/test", 8)
+
+
+ZOO_AP = [alias_claim("coco", variant, metric, value, [variant, "AP", name])
+          for variant in ("ctdet_hg", "ctdet_dla")
+          for metric, name, value in (
+              ("ap", "no augmentation", 40.3 if variant == "ctdet_hg" else 37.4),
+              ("ap_flip", "flip augmentation", 42.2 if variant == "ctdet_hg" else 39.2),
+              ("ap_ms", "multi scale (0.5, 0.75, 1, 1.25, 1.5) augmentation",
+               45.1 if variant == "ctdet_hg" else 41.7))]
+NOTED = ("### COCO\n\n| Model | GPUs | AP |\n|---|---|---|\n"
+         "| ctdet_hg | 5 | 40.3 / 42.2 / MS |\n| ctdet_dla | 8 | 37.4 / 39.2 / 41.7 |\n\n"
+         "#### Notes\n\n- All models are evaluated on val 2017.\n"
+         "- We show test time and AP with no augmentation / flip augmentation / multi scale "
+         "(0.5, 0.75, 1, 1.25, 1.5) augmentation.\n")
+
+
+@pytest.mark.parametrize("ms, found", [("45.1", set()), ("45.5", {"45.5"})],
+                         ids=["clean", "drifted"])
+def test_notes_below_a_table_name_its_cells_numbers_in_turn(tmp_path, ms, found):
+    # before, only a caption's slashed names (`PSNR/SSIM`) named a cell's numbers in turn:
+    # the notes' `no augmentation / flip augmentation / multi scale … augmentation` did not,
+    # and the cells' numbers were held against any of the three
+    report = run(tmp_path, ZOO_AP, NOTED.replace("MS", ms))
+    assert_drifts(report, found, "coco/ctdet_hg/ap_ms/test", 6)
