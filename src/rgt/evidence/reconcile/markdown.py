@@ -88,6 +88,14 @@ LOG_LINE = re.compile(r"\s*" + LOG_LINE_BODY)
 # a line a program logged, maybe after a bracketed tag: "[TIME] Voxelization:   1.45373 ms"
 TAGGED_LOG = re.compile(r"\s*(?:\[[A-Za-z]+\]\s*)?" + LOG_LINE_BODY)
 REPORT_TITLE = re.compile(r"\s*[A-Za-z][\w .-]{0,30}:\s*$")  # "Perf Report:"
+# a command typed at a prompt: "$ python eval.py", ">> ./fasttext test …", ">>> model.test(…)"
+PROMPT = re.compile(r"\s*(?:\$|>>>?|%)\s")
+# a command's option and its value (``-lr 1.0``, ``--epochs 25``, ``epoch=25``): what tells one
+# run apart from another; an option naming a file (``-input cooking.train``) says nothing of it
+OPTION = re.compile(r"(?<![\w-])(?:--?[A-Za-z][\w-]*(?:[ =](?!-)[^\s,)]+)?|[A-Za-z]\w*=[^\s,)]+)")
+FILE_LIKE = re.compile(r"[^\W\d_]\w*[._/]\w|[\w.]+/")
+# a line a program printed as a name and a number apart by spaces: "P@1  0.565"
+PRINTED_PAIR = re.compile(r"\s*[A-Za-z][\w@./-]{0,20}\s{2,}[-+\u2212]?\d[\d.]*%?\s*$")
 
 
 def _a_log(lines: list[str]) -> bool:
@@ -288,21 +296,32 @@ class MarkdownReader:
 
     def _logged_output(self, start: int, end: int) -> None:
         """Runs of two or more lines a program logged among the code (``[TIME] Voxelization:
-        1.45373 ms``, ``Voxelization: 1.35808 ms.`` under ``Perf Report:``), each run read as
-        output lines, with the line naming what it reports when one opens it."""
+        1.45373 ms``, ``Voxelization: 1.35808 ms.`` under ``Perf Report:``, ``P@1  0.565``),
+        each run read as output lines, with the line naming what it reports when one opens
+        it, and presented by the code above it (the commands that printed it)."""
         run: list[int] = []
         for number in range(start, end + 1):
-            if number < end and TAGGED_LOG.match(self.lines[number]):
+            if number < end and (TAGGED_LOG.match(self.lines[number])
+                                 or PRINTED_PAIR.match(self.lines[number])):
                 run.append(number)
                 continue
             if len(run) >= 2:
-                opening = run[0] - 1
-                if opening >= start and REPORT_TITLE.match(self.lines[opening]):
-                    run.insert(0, opening)
-                for line in run:
-                    self.blocks.prose(line + 1, _output_line(self.lines[line].strip()))
+                self._log_run(run, start)
             self.blocks.close()
             run = []
+
+    def _log_run(self, run: list[int], start: int) -> None:
+        """One run of logged lines read as output, presented by the options of the commands
+        typed above it in its block (``>> ./fasttext supervised … -lr 1.0``: ``-lr 1.0``)."""
+        opening = run[0] - 1
+        if opening >= start and REPORT_TITLE.match(self.lines[opening]):
+            run.insert(0, opening)
+        for line in run:
+            self.blocks.prose(line + 1, _output_line(self.lines[line].strip()))
+        options = [option.group(0) for line in self.lines[start:run[0]] if PROMPT.match(line)
+                   for option in OPTION.finditer(line) if not FILE_LIKE.search(option.group(0))]
+        if self.blocks.current is not None and options:
+            self.blocks.current.intro = " ".join(options)
 
     def _just_above(self, line: int) -> str:
         """The paragraph ending right above document line ``line`` (a blank line between at

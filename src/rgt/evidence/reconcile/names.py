@@ -191,7 +191,8 @@ def project_vocabulary(claims: list[dict], names: dict, source: str) -> Vocabula
     worded = {alias: vocabulary.facets_in(alias) for alias in aliases}
     # an alias that is a metric's name (``Accuracy``, a column header) names that metric, not
     # the variant or experiment of the claims that happen to carry it
-    metric_names = {alias for alias in aliases if vocabulary.only(alias, "metric", "split")}
+    metric_names = {alias for alias in aliases if vocabulary.only(alias, "metric", "split")
+                    and not _a_setting_s_value(alias, vocabulary)}
     for alias, aliased in aliases.items():
         shared = alias_facets(aliased, worded[alias])
         if "metric" not in shared and _each_metric_s_word(alias, aliased):
@@ -224,6 +225,17 @@ def project_vocabulary(claims: list[dict], names: dict, source: str) -> Vocabula
         if not any(_has_interval(claim) for claim in aliased):
             vocabulary.forget(alias, "role")  # ``High`` (RACE's) names a claim, no CI bound
     return vocabulary
+
+
+# a setting given its value: ``-lr 1.0``, ``lr=1.0``, ``dropout 0.1``
+SETTING_VALUE = re.compile(r"\W*([^\W\d][^=:\d]*?)\s*[=:]?\s*[-+]?\d+(?:\.\d+)?\s*")
+
+
+def _a_setting_s_value(alias: str, vocabulary: Vocabulary) -> bool:
+    """Whether an alias is a setting the evidence has no metric of, with its value (``-lr
+    1.0``): it names the run trained so, not the setting."""
+    setting = SETTING_VALUE.fullmatch(alias)
+    return setting is not None and _foreign_only(vocabulary.facets_in(setting.group(1)))
 
 
 def _each_metric_s_word(alias: str, claims: list[dict]) -> bool:
