@@ -33,10 +33,10 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (2718, 2717, 3018)
+    assert (score["found"], score["found_exact"], score["planted"]) == (2734, 2733, 3043)
     assert (score["known_found"], score["known"]) == (95, 152)
-    assert _kinds(score) == {"drifted": {"drift": 49, "unmapped": 41},
-                             "clean": {"drift": 50, "unmapped": 20}}
+    assert _kinds(score) == {"drifted": {"drift": 50, "unmapped": 41},
+                             "clean": {"drift": 51, "unmapped": 20}}
 
 
 def test_the_held_out_part_scores_no_worse_than_when_it_was_scored():
