@@ -33,7 +33,7 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (2734, 2733, 3043)
+    assert (score["found"], score["found_exact"], score["planted"]) == (2736, 2735, 3043)
     assert (score["known_found"], score["known"]) == (95, 152)
     assert _kinds(score) == {"drifted": {"drift": 50, "unmapped": 41},
                              "clean": {"drift": 51, "unmapped": 20}}

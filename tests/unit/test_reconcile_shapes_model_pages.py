@@ -6,8 +6,10 @@ mobile variant); a 3D-detection library's model page whose rows are named relati
 row above (``above w/ finetune``, ``above w/ tta``), the last without download links, and
 whose KITTI cells hold two numbers the sentence above names in turn (``(3D/BEV)``); and (in
 a part before) an object detector's model zoo whose notes below the table name a cell's three
-numbers in turn (``no augmentation / flip augmentation / multi scale … augmentation``). The
-snippets follow those shapes, with numbers of their own."""
+numbers in turn (``no augmentation / flip augmentation / multi scale … augmentation``); and
+(the sixty-seventh part) a video segmentation model zoo whose rows of one model are told apart
+only by a ✓ in an ``All-F`` column the caption defines (``ALL-F: all frames.``). The snippets
+follow those shapes, with numbers of their own."""
 
 from __future__ import annotations
 
@@ -109,3 +111,22 @@ def test_notes_below_a_table_name_its_cells_numbers_in_turn(tmp_path, ms, found)
     # and the cells' numbers were held against any of the three
     report = run(tmp_path, ZOO_AP, NOTED.replace("MS", ms))
     assert_drifts(report, found, "coco/ctdet_hg/ap_ms/test", 6)
+
+
+ALL_FRAMES = [alias_claim("ytb", variant, "mean", value, names + ["AOTL", "Mean"])
+              for variant, value, names in (("aotl", 84.1, []),
+                                            ("aotl_allf", 84.5, ["All-F", "ALL-F", "all frames"]))]
+MARKED = ("### YouTube-VOS 2018\n`ALL-F`: all frames. The default evaluation setting is "
+          "6fps, but 30fps sequences are also supplied.\n"
+          "| Model | FPS | All-F | Mean |\n|:--|:--:|:--:|:--:|\n"
+          "| AOTL | 16.0 |   | PLAIN |\n| AOTL | 6.5 | √ | 84.5 |\n")
+
+
+@pytest.mark.parametrize("plain, found", [("84.1", set()), ("83.8", {"83.8"})],
+                         ids=["clean", "drifted"])
+def test_a_caption_s_definition_of_a_mark_column_names_no_row(tmp_path, plain, found):
+    # before, the caption's `ALL-F: all frames.` (the ✓ column's header, an alias of the
+    # all-frames runs) named every row, the unmarked one too, and its numbers were held
+    # against the all-frames run's
+    report = run(tmp_path, ALL_FRAMES, MARKED.replace("PLAIN", plain))
+    assert_drifts(report, found, "ytb/aotl/mean/test", 2)

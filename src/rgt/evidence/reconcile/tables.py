@@ -192,6 +192,18 @@ def _marks_only(table: Table, column: int) -> bool:
         CHECK.fullmatch(text) or CROSS.fullmatch(text) or not text.strip() for text in cells)
 
 
+def _without_mark_definitions(table: Table, marked: set[int]) -> str:
+    """The caption without its definitions of the headers of columns of marks (``ALL-F: all
+    frames.`` over an ``All-F`` column of ✓): what a mark means names no row, the marks do."""
+    caption = table.caption
+    for j in marked:
+        header = _header(table, j).strip()
+        if header:
+            caption = re.sub(rf"(?<!\w){re.escape(header)}`?\s*:[^.]*\.?", " ", caption,
+                             flags=re.IGNORECASE)
+    return caption
+
+
 def _is_group(row: list[Cell], labels: set[int]) -> bool:
     """A row naming a group of rows below it: only its first cell has text."""
     filled = [cell for cell in row if cell.text.strip()]
@@ -283,6 +295,7 @@ def table_sites(table: Table, named: frozenset[int] = frozenset()) -> list[Site]
     matrix = _a_matrix(table, labels)
     first = min((j for j in range(len(table.header)) if j not in labels), default=0)
     marked = {j for j in labels if _marks_only(table, j)}  # its header names ✓ rows only
+    table = replace(table, caption=_without_mark_definitions(table, marked))
     # a setting's header (``batch size``) says how the rows ran, not what their numbers are
     settings = {j for j in labels if _training_settings(table, j)}
     corner = " ".join(_header(table, j) for j in sorted(labels - marked - settings)
