@@ -68,6 +68,7 @@ def in_a_list(site: Site) -> bool:
 SUPERSEDED = re.compile(r"\b(?:previously|formerly|originally|before\s+(?:the|this|our)\s+"
                         r"(?:fix|bug\s*fix|update|change|correction)|used\s+to\s+be)\b", re.I)
 LEAD = 25  # the end of the text before a clause that may qualify it: "(previously, "
+LIST_LEAD = 60  # and before a list's first number: "were previously incorrectly reported as"
 
 
 # a number the original paper reports, labelled so: "(paper: 0.815)"
@@ -189,7 +190,7 @@ def excluded(site: Site, credited: bool = False, vocabulary: Vocabulary | None =
         return True
     near = [level for level in site.levels if level.tier in ("clause", "cell", "row")]
     for level in near:
-        if _superseded(level.text + " " + level.before[-LEAD:], vocabulary):
+        if _superseded(level.text + " " + _lead(level.before), vocabulary):
             return True
         intro = level.before if len(level.before) <= INTRO else ""
         outside = _outside_names(level.text + " " + intro, vocabulary)
@@ -225,6 +226,18 @@ def _uncredited(level: Level, vocabulary: Vocabulary | None) -> str:
         hit.facets.get("own") or hit.facets.get("variant", {OTHER}) - {OTHER})}
     return CITATION.sub(lambda match: " " if len(text[:match.start()].rstrip(" ~")) in ends
                         else match.group(0), text)
+
+
+# the numbers listed before one in a list: "reported as 96.95, 97.17, and …"
+LISTED_BEFORE = re.compile(r"(?:[-+\u2212]?\d[\d.,]*\s*%?\s*(?:,|;|,?\s*and)\s*)+$", re.I)
+
+
+def _lead(before: str) -> str:
+    """The end of the text before a clause that may qualify it; in a list, the end of the
+    text before its first number (``These values were previously incorrectly reported as
+    96.95, `` before ``97.17``): what opens the list qualifies each of its numbers."""
+    lead = LISTED_BEFORE.sub("", before)
+    return lead[-LIST_LEAD:] if lead != before else before[-LEAD:]
 
 
 def _superseded(text: str, vocabulary: Vocabulary | None) -> bool:

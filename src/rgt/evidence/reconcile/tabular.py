@@ -297,14 +297,26 @@ def parse_tabular(lines: list[tuple[int, str]], plain: Callable[[str], str],
     return Table(header, _spreads_joined(_labels_continued(body)), caption)
 
 
+# a label cut short: it ends in a comma, a plus or a word that needs what follows
+# (``NB-weighted-BON +`` over ``DV-ngram``, ``Dot Product with`` over ``L2 Regularization``)
+# (a plus standing alone: ``Ours++`` is a name)
+UNFINISHED = re.compile(r"(?:,|\s[+&]|\b(?:with|using|and|of|for|on|via|by|to|from|plus))\s*$",
+                        re.IGNORECASE)
+
+
+CITED = re.compile(r"\s*\[cite\]\s*")  # ``\\cite{le2014}`` as typeset
+
+
 def _labels_continued(rows: list[list[Cell]]) -> list[list[Cell]]:
-    """A row holding only a label under a row whose label ends in a comma (``$\\loss{AE}$,
-    $\\loss{adv(s)}$,`` beside ``\\multirow{2}`` cells): the rest of that label, joined to it."""
+    """A row holding only a label under a row whose label is cut short (``$\\loss{AE}$,
+    $\\loss{adv(s)}$,`` beside ``\\multirow{2}`` cells, ``NB-weighted-BON +``), or only a
+    citation (``Paragraph Vector & 92.58`` over ``\\cite{le2014} &``): the rest of that
+    label, joined to it."""
     joined: list[list[Cell]] = []
     for row in rows:
         above = joined[-1] if joined else []
-        if above and above[0].text.rstrip().endswith(",") and row and row[0].text.strip() \
-                and not any(cell.text.strip() for cell in row[1:]):
+        if above and (UNFINISHED.search(above[0].text) or CITED.fullmatch(row[0].text)) \
+                and row and row[0].text.strip() and not any(cell.text.strip() for cell in row[1:]):
             above[0] = Cell(f"{above[0].text} {row[0].text}", above[0].line, above[0].later)
             continue
         joined.append(row)
