@@ -8,8 +8,10 @@ whose KITTI cells hold two numbers the sentence above names in turn (``(3D/BEV)`
 a part before) an object detector's model zoo whose notes below the table name a cell's three
 numbers in turn (``no augmentation / flip augmentation / multi scale … augmentation``); and
 (the sixty-seventh part) a video segmentation model zoo whose rows of one model are told apart
-only by a ✓ in an ``All-F`` column the caption defines (``ALL-F: all frames.``). The snippets
-follow those shapes, with numbers of their own."""
+only by a ✓ in an ``All-F`` column the caption defines (``ALL-F: all frames.``); and (the
+sixty-eighth part) a grounding model's HTML table whose header spans ``Refcoco`` over
+``Refcoco+ R@1`` and ``Refcocog R@1``. The snippets follow those shapes, with numbers of
+their own."""
 
 from __future__ import annotations
 
@@ -130,3 +132,22 @@ def test_a_caption_s_definition_of_a_mark_column_names_no_row(tmp_path, plain, f
     # against the all-frames run's
     report = run(tmp_path, ALL_FRAMES, MARKED.replace("PLAIN", plain))
     assert_drifts(report, found, "ytb/aotl/mean/test", 2)
+
+
+REFCOCO = [alias_claim(exp, "mdetr_r101", "recall_at_1", value, ["R101", name, f"{name} R@1"])
+           for exp, name, value in (("refcoco", "Refcoco", 72.1),
+                                    ("refcoco_plus", "Refcoco+", 57.8),
+                                    ("refcocog", "Refcocog", 55.8))]
+SPANNED = ("<table>\n<thead>\n<tr>\n<th>Backbone</th>\n<th colspan=\"3\">Refcoco</th>\n</tr>\n"
+           "<tr>\n<td></td>\n<td>Refcoco R@1</td>\n<td>Refcoco+ R@1</td>\n<td>Refcocog R@1</td>\n"
+           "</tr>\n</thead>\n<tbody>\n<tr>\n<td>R101</td>\n<td>72.1</td>\n<td>PLUS</td>\n"
+           "<td>55.8</td>\n</tr>\n</tbody>\n</table>\n")
+
+
+@pytest.mark.parametrize("plus, found", [("57.8", set()), ("57.5", {"57.5"})],
+                         ids=["clean", "drifted"])
+def test_a_group_header_a_sub_header_repeats_adds_nothing(tmp_path, plus, found):
+    # before, `Refcoco` spanning the columns joined `Refcoco+ R@1` and `Refcocog R@1`: those
+    # columns named two datasets and no claim
+    report = run(tmp_path, REFCOCO, SPANNED.replace("PLUS", plus))
+    assert_drifts(report, found, "refcoco_plus/mdetr_r101/recall_at_1/test", 3)

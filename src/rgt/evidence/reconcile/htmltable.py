@@ -174,6 +174,13 @@ def html_table(lines: list[str], first: int, caption: str = "") -> Table:
     count = _header_rows(rows)
     headers = [_expanded(row, repeat=True) for row in rows[:count]]
     width = max([len(row) for row in headers] + [0])
-    header = [" ".join(dict.fromkeys(row[j].text for row in headers if j < len(row))).strip()
-              for j in range(width)]
+    header = [_stacked([row[j].text for row in headers if j < len(row)]) for j in range(width)]
     return Table(header, [_expanded(row, repeat=False) for row in rows[count:]], caption)
+
+
+def _stacked(texts: list[str]) -> str:
+    """A column's header rows as one header, each text once; a group's name that a text
+    below repeats (``Refcoco`` over ``Refcoco+ R@1``) adds nothing to it."""
+    kept = list(dict.fromkeys(text for text in texts if text.strip()))
+    return " ".join(text for at, text in enumerate(kept) if not any(
+        text.lower() in below.lower() for below in kept[at + 1:])).strip()
