@@ -1,8 +1,10 @@
 """Shapes of results a text-classification library's tutorial showed (in the real corpus's
 ``dev``), read as a reader reads them: console sessions whose commands train a model with an
 option (``>> ./fasttext supervised -input cooking.train -output model_cooking -lr 1.0``) and
-then print its scores as names and numbers apart by spaces (``P@1  0.565``). The snippets
-follow that shape, with numbers of their own."""
+then print its scores as names and numbers apart by spaces (``P@1  0.565``); and (the real
+corpus's sixty-eighth held-out part) a quantization library's grid tables printed in a code
+block, each titled by a comment line (``# gemma3-12b-it``). The snippets follow those shapes,
+with numbers of their own."""
 
 from __future__ import annotations
 
@@ -45,3 +47,24 @@ def test_a_setting_with_its_value_names_the_run_trained_so():
     vocabulary = project_vocabulary(CLAIMS, {}, "EVIDENCE.json")
     hits = vocabulary.find("-lr 1.0")
     assert [hit.facets.get("variant") for hit in hits] == [{"lr1"}]
+
+
+QAT = [alias_claim(f"{model}_bbh", variant, "accuracy", value, [model, header, "bbh"], unit=None)
+       for model, variant, header, value in (
+           ("gemma3-12b-it", "int4_qat", "int4 QAT", 0.7831),
+           ("gemma3-4b-it", "int4_qat", "int4 QAT", 0.6912))]
+GRIDS = ("Results:\n\n```\n# gemma3-12b-it\n+-------------+------------+\n"
+         "| Eval task   |   int4 QAT |\n+=============+============+\n"
+         "| bbh         |     0.7831 |\n+-------------+------------+\n\n"
+         "# gemma3-4b-it\n+-------------+------------+\n"
+         "| Eval task   |   int4 QAT |\n+=============+============+\n"
+         "| bbh         |     SMALL  |\n+-------------+------------+\n```\n")
+
+
+@pytest.mark.parametrize("small, found", [("0.6912", set()), ("0.7829", {"0.7829"})],
+                         ids=["clean", "drifted"])
+def test_a_comment_above_a_printed_grid_titles_it(tmp_path, small, found):
+    # before, `# gemma3-4b-it` above a grid table in a code block named nothing: a cell was
+    # held against both models' claims, and a changed one against the nearer model's
+    report = run(tmp_path, QAT, GRIDS.replace("SMALL ", small))
+    assert_drifts(report, found, "gemma3-4b-it_bbh/int4_qat/accuracy/test", 2)

@@ -258,14 +258,19 @@ class MarkdownReader:
 
     def _printed_grids(self, start: int, end: int, intro: str) -> list[Table]:
         """The grid tables a program printed in the code of lines ``start`` to ``end``
-        (``+-------+`` borders), captioned by the paragraph presenting them."""
+        (``+-------+`` borders), captioned by the paragraph presenting them and titled by a
+        comment line right above each (``# gemma3-12b-it``)."""
         caption = intro if _captions(intro) or OUTPUT_INTRO.search(intro) else ""
-        tables, index = [], start
+        tables, index, title = [], start, ""
         while index < end:
             if GRID_BORDER.match(self.lines[index]):
                 header, rows, index = grid_table(self.lines[:end], index, inline)
-                tables += [Table(header, rows, caption)] if rows else []
+                titled = f"{title} {caption}".strip()
+                tables += [Table(header, rows, titled)] if rows else []
             else:
+                comment = CODE_COMMENT.match(self.lines[index])
+                title = comment.group(1) if comment else title if not \
+                    self.lines[index].strip() else ""
                 index += 1
         return tables
 
