@@ -33,7 +33,7 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (2788, 2787, 3129)
+    assert (score["found"], score["found_exact"], score["planted"]) == (2803, 2802, 3129)
     assert (score["known_found"], score["known"]) == (97, 154)
     assert _kinds(score) == {"drifted": {"drift": 51, "unmapped": 43},
                              "clean": {"drift": 52, "unmapped": 20}}

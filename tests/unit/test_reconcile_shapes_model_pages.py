@@ -10,8 +10,9 @@ numbers in turn (``no augmentation / flip augmentation / multi scale … augment
 (the sixty-seventh part) a video segmentation model zoo whose rows of one model are told apart
 only by a ✓ in an ``All-F`` column the caption defines (``ALL-F: all frames.``); and (the
 sixty-eighth part) a grounding model's HTML table whose header spans ``Refcoco`` over
-``Refcoco+ R@1`` and ``Refcocog R@1``. The snippets follow those shapes, with numbers of
-their own."""
+``Refcoco+ R@1`` and ``Refcocog R@1``; and (the sixty-ninth) a self-supervised library's
+table with a ``Dali`` column of ``:heavy_check_mark:`` marks, ``Dali`` naming another table's
+runs. The snippets follow those shapes, with numbers of their own."""
 
 from __future__ import annotations
 
@@ -151,3 +152,23 @@ def test_a_group_header_a_sub_header_repeats_adds_nothing(tmp_path, plus, found)
     # columns named two datasets and no claim
     report = run(tmp_path, REFCOCO, SPANNED.replace("PLUS", plus))
     assert_drifts(report, found, "refcoco_plus/mdetr_r101/recall_at_1/test", 3)
+
+
+LOADERS = [alias_claim(exp, variant, metric, value, names)
+           for exp, variant, metric, value, names in (
+               ("in100", "byol", "acc1", 80.16, ["BYOL", "ImageNet-100", "Acc@1"]),
+               ("in100", "simclr", "acc1", 77.64, ["SimCLR", "ImageNet-100", "Acc@1"]),
+               ("loaders", "dali", "memory", 9521, ["Dali", "Memory"]))]
+LOADED = ("### ImageNet-100\n\n| Method | Dali | Acc@1 |\n|---|:--:|:--:|\n"
+          "| BYOL | :heavy_check_mark: | BYOL_ACC |\n| SimCLR | :x: | 77.64 |\n")
+
+
+@pytest.mark.parametrize("acc, found", [("80.16", set()), ("80.61", {"80.61"})],
+                         ids=["clean", "drifted"])
+def test_a_mark_column_s_header_naming_another_table_s_runs_leaves_the_row(tmp_path, acc,
+                                                                          found):
+    # before, the ✓ under `Dali` named the row by `Dali`, an alias of another table's runs
+    # only (the loaders' efficiency): the row's names shared no claim, and its numbers were
+    # checked against none
+    report = run(tmp_path, LOADERS, LOADED.replace("BYOL_ACC", acc))
+    assert_drifts(report, found, "in100/byol/acc1/test", 2)

@@ -89,7 +89,8 @@ def aliased(site: Site, vocabulary: Vocabulary) -> frozenset[str] | None:
                 # names (``T2T Transformer`` over ``Performer``: a setting, no run)
             if level.tier == "row" and pinned and not pinned & named:
                 named = _settings_left_out(level.text, vocabulary, pinned) or \
-                    _joined_left_out(level.text, vocabulary, pinned)
+                    _joined_left_out(level.text, vocabulary, pinned) or \
+                    _other_tables_left_out(level.text, vocabulary, pinned)
             if level.tier == "row" and not named:
                 named = _assignments_left_out(level.text, vocabulary)
             if level.tier == "row" and not named and level.own:
@@ -153,6 +154,22 @@ def _joined_left_out(text: str, vocabulary: Vocabulary, pinned: frozenset[str]
     hits = [hit for hit in vocabulary.find(text) if "claims" in hit.facets]
     kept = [frozenset(hit.facets["claims"]) for hit in hits if not _joined(text, hit)]
     if not kept or len(kept) == len(hits):
+        return frozenset()
+    named = frozenset.intersection(*kept)
+    return named if named & pinned else frozenset()
+
+
+def _other_tables_left_out(text: str, vocabulary: Vocabulary, pinned: frozenset[str]
+                           ) -> frozenset[str]:
+    """The claims a row's aliases name when those naming only claims of other experiments
+    than the column's are left out (``Dali``, the header of a column of ✓ marks, an alias of
+    another table's runs, beside ``Barlow Twins``): a setting the row ran with there."""
+    sets = alias_sets(text, vocabulary)
+    experiments = {claim.split("/")[0] for claim in pinned}
+    kept = [named for named in sets if named & pinned]
+    left = [named for named in sets if not named & pinned]
+    if not kept or not left or any(claim.split("/")[0] in experiments
+                                   for named in left for claim in named):
         return frozenset()
     named = frozenset.intersection(*kept)
     return named if named & pinned else frozenset()
