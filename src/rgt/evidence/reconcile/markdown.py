@@ -98,6 +98,15 @@ FILE_LIKE = re.compile(r"[^\W\d_]\w*[._/]\w|[\w.]+/")
 PRINTED_PAIR = re.compile(r"\s*[A-Za-z][\w@./-]{0,20}\s{2,}[-+\u2212]?\d[\d.]*%?\s*$")
 
 
+def _comment_title(line: str, title: str) -> str:
+    """The title a code block's comment line gives the grid table below it (``#
+    gemma3-12b-it``): kept over blank lines, dropped at any other line."""
+    comment = CODE_COMMENT.match(line)
+    if comment is not None:
+        return comment.group(1)
+    return title if not line.strip() else ""
+
+
 def _a_log(lines: list[str]) -> bool:
     """Whether a code block's lines are all a program's log lines (none blank aside)."""
     filled = [line for line in lines if line.strip()]
@@ -265,12 +274,10 @@ class MarkdownReader:
         while index < end:
             if GRID_BORDER.match(self.lines[index]):
                 header, rows, index = grid_table(self.lines[:end], index, inline)
-                titled = f"{title} {caption}".strip()
-                tables += [Table(header, rows, titled)] if rows else []
+                tables += [Table(header, rows, f"{title} {caption}".strip())] if rows else []
+                title = ""
             else:
-                comment = CODE_COMMENT.match(self.lines[index])
-                title = comment.group(1) if comment else title if not \
-                    self.lines[index].strip() else ""
+                title = _comment_title(self.lines[index], title)
                 index += 1
         return tables
 

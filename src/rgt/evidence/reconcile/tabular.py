@@ -297,13 +297,11 @@ def parse_tabular(lines: list[tuple[int, str]], plain: Callable[[str], str],
     return Table(header, _spreads_joined(_labels_continued(body)), caption)
 
 
-# a label cut short: it ends in a comma, a plus or a word that needs what follows
-# (``NB-weighted-BON +`` over ``DV-ngram``, ``Dot Product with`` over ``L2 Regularization``)
-# (a plus standing alone: ``Ours++`` is a name)
+# a label cut short: it ends in a comma, a plus standing alone (``Ours++`` is a name) or a
+# word that needs what follows (``NB-weighted-BON +`` over ``DV-ngram``, ``Dot Product with``
+# over ``L2 Regularization``)
 UNFINISHED = re.compile(r"(?:,|\s[+&]|\b(?:with|using|and|of|for|on|via|by|to|from|plus))\s*$",
                         re.IGNORECASE)
-
-
 CITED = re.compile(r"\s*\[cite\]\s*")  # ``\\cite{le2014}`` as typeset
 
 
@@ -315,12 +313,19 @@ def _labels_continued(rows: list[list[Cell]]) -> list[list[Cell]]:
     joined: list[list[Cell]] = []
     for row in rows:
         above = joined[-1] if joined else []
-        if above and (UNFINISHED.search(above[0].text) or CITED.fullmatch(row[0].text)) \
-                and row and row[0].text.strip() and not any(cell.text.strip() for cell in row[1:]):
+        if _continues(above, row):
             above[0] = Cell(f"{above[0].text} {row[0].text}", above[0].line, above[0].later)
             continue
         joined.append(row)
     return joined
+
+
+def _continues(above: list[Cell], row: list[Cell]) -> bool:
+    """Whether ``row`` holds only the rest of the label of the row ``above``."""
+    if not above or not row or not row[0].text.strip() or any(
+            cell.text.strip() for cell in row[1:]):
+        return False
+    return UNFINISHED.search(above[0].text) is not None or CITED.fullmatch(row[0].text) is not None
 
 
 def _a_label_among(row: list[Cell], filled: list[int], above: list[Cell]) -> bool:
