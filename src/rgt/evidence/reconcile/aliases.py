@@ -133,9 +133,8 @@ def _settings_left_out(text: str, vocabulary: Vocabulary, pinned: frozenset[str]
     of the model decoded so, the parameter count is the model's): only when every run an
     alias left out names is a run of a model the column's claims are about
     (``roformer_…_rescoring`` of ``roformer``)."""
-    sets = alias_sets(text, vocabulary)
-    kept = [named for named in sets if named & pinned]
-    left = frozenset().union(*(named for named in sets if not named & pinned))
+    kept, apart = _kept_and_left(text, vocabulary, pinned)
+    left = frozenset().union(*apart)
     if not kept or not left:
         return frozenset()
     if any(map(_a_comparison, left)):
@@ -164,15 +163,25 @@ def _other_tables_left_out(text: str, vocabulary: Vocabulary, pinned: frozenset[
     """The claims a row's aliases name when those naming only claims of other experiments
     than the column's are left out (``Dali``, the header of a column of ✓ marks, an alias of
     another table's runs, beside ``Barlow Twins``): a setting the row ran with there."""
-    sets = alias_sets(text, vocabulary)
-    experiments = {claim.split("/")[0] for claim in pinned}
-    kept = [named for named in sets if named & pinned]
-    left = [named for named in sets if not named & pinned]
-    if not kept or not left or any(claim.split("/")[0] in experiments
+    kept, left = _kept_and_left(text, vocabulary, pinned)
+    experiments = {_experiment(claim) for claim in pinned}
+    if not kept or not left or any(_experiment(claim) in experiments
                                    for named in left for claim in named):
         return frozenset()
     named = frozenset.intersection(*kept)
     return named if named & pinned else frozenset()
+
+
+def _kept_and_left(text: str, vocabulary: Vocabulary, pinned: frozenset[str]
+                   ) -> tuple[list[frozenset[str]], list[frozenset[str]]]:
+    """A row's alias sets that name some pinned claim, and those that name none."""
+    sets = alias_sets(text, vocabulary)
+    return [named for named in sets if named & pinned], \
+        [named for named in sets if not named & pinned]
+
+
+def _experiment(claim_id: str) -> str:
+    return (id_parts(claim_id) or ("",))[0]
 
 
 def _joined(text: str, hit: Hit) -> bool:

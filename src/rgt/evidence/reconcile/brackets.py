@@ -43,7 +43,7 @@ def declared(text: str) -> tuple[str, str] | None:
     return tuple(LEADING.sub("", name.strip()) for name in names)
 
 
-def name_brackets(blocks: list[Paragraph | Table]) -> list[Paragraph | Table]:
+def name_cell_parts(blocks: list[Paragraph | Table]) -> list[Paragraph | Table]:
     """The blocks, each table after a paragraph naming what brackets hold carrying those
     names (the latest such paragraph's), and each table before notes naming what its cells'
     slashed numbers are carrying those."""

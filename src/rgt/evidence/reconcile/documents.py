@@ -6,7 +6,7 @@ from pathlib import Path
 
 from rgt.deliver.inputs import DeliveryError
 from rgt.evidence.reconcile.blocks import Paragraph, Table
-from rgt.evidence.reconcile.brackets import name_brackets
+from rgt.evidence.reconcile.brackets import name_cell_parts
 from rgt.evidence.reconcile.csvdoc import csv_blocks
 from rgt.evidence.reconcile.latex import latex_blocks
 from rgt.evidence.reconcile.markdown import markdown_blocks
@@ -52,5 +52,5 @@ def document_blocks(path: Path) -> list[Paragraph | Table]:
     if suffix in (".csv", ".tsv"):
         return csv_blocks(text, source, "\t" if suffix == ".tsv" else ",")
     if suffix == ".tex":
-        return name_brackets(latex_blocks(text, source))
-    return name_brackets(rst_blocks(text) if suffix == ".rst" else markdown_blocks(text))
+        return name_cell_parts(latex_blocks(text, source))
+    return name_cell_parts(rst_blocks(text) if suffix == ".rst" else markdown_blocks(text))

@@ -223,9 +223,13 @@ def declared_unit(*texts: str) -> str:
     for text in texts:
         match = UNIT.search(text or "")
         if match:
-            found = next(group for group in match.groups() if group)
-            return UNITS.get(found, found)
+            return _unit_of(match)
     return ""
+
+
+def _unit_of(match: re.Match) -> str:
+    found = next(group for group in match.groups() if group)
+    return UNITS.get(found, found)
 
 
 CLASS_LETTER = re.compile(r"\s*\(([A-Z])\)\s*$")
@@ -258,10 +262,12 @@ def _caption_unit(table: Table, header: str) -> str:
     """The caption's unit, unless it ties it to a name that heads other columns and not this
     one: ``accuracy (acc. in [%])`` over ``r`` and ``acc.`` columns is no unit of the radii."""
     match = UNIT.search(table.caption or "")
-    owner = UNIT_OWNER.search(table.caption[:match.start()]) if match else None
+    if match is None:
+        return ""
+    owner = UNIT_OWNER.search(table.caption[:match.start()])
     if owner and _heads(owner.group(1), table.header) and not _heads(owner.group(1), [header]):
         return ""
-    return declared_unit(table.caption)
+    return _unit_of(match)
 
 
 def _heads(word: str, names: list[str]) -> bool:
