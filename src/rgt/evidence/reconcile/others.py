@@ -137,6 +137,33 @@ def _numbers_naming_runs(table: Table, vocabulary: Vocabulary) -> frozenset[int]
         "variant" in named or "claims" in named for named in runs) else frozenset()
 
 
+def unnamed_beside_names(table: Table, vocabulary: Vocabulary) -> set[int]:
+    """The rows whose cell in a column of short labels names nothing where other cells of
+    that column name different claims by their aliases (a thesis's ``Type`` column: its
+    baselines' graphs ``A``, ``OD``, ``P`` beside its own ``C`` and ``A'``): other runs, told
+    apart there. A column of links, commands or descriptions tells no rows apart so."""
+    rows: set[int] = set()
+    for column in label_columns(table):
+        cells = {index: row[column].text.strip() for index, row in enumerate(table.rows)
+                 if column < len(row) and _a_word(row[column].text)}
+        if not all(SHORT_LABEL.fullmatch(text) for text in cells.values()):
+            continue
+        named = {index: frozenset(alias_sets(text, vocabulary)) for index, text in cells.items()}
+        if len({sets for sets in named.values() if sets}) >= 2:
+            rows |= {index for index, sets in named.items() if not sets}
+    return rows
+
+
+# one short word of a label column (``A'``, ``COS``, ``DTW``): no link, command or sentence
+SHORT_LABEL = re.compile(r"[^\W_][\w'’+-]{0,7}")
+
+
+def _a_word(text: str) -> bool:
+    """Whether a cell has a letter, and a word other than one saying which point a row is."""
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    return bool(words) and not set(words) <= POINT_WORDS
+
+
 def own_sites(table: Table, claims: list[dict], vocabulary: Vocabulary) -> list[Site]:
     """The sites of ``table`` outside other systems' columns and rows."""
     sites = table_sites(table, _numbers_naming_runs(table, vocabulary))
@@ -147,5 +174,6 @@ def own_sites(table: Table, claims: list[dict], vocabulary: Vocabulary) -> list[
     named = {label: label for label in labels}
     rows = foreign_rows(labels, claims, vocabulary) | outnamed(named, claims, vocabulary) | \
         beside_ours(named, claims, vocabulary)
-    return [site for site in sites if site.column not in columns and not any(
-        level.tier == "row" and level.text in rows for level in site.levels)]
+    unnamed = unnamed_beside_names(table, vocabulary)
+    return [site for site in sites if site.column not in columns and site.row not in unnamed
+            and not any(level.tier == "row" and level.text in rows for level in site.levels)]
