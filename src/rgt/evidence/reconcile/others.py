@@ -10,6 +10,7 @@ import re
 
 from rgt.evidence.reconcile.aliases import alias_sets
 from rgt.evidence.reconcile.blocks import Table
+from rgt.evidence.reconcile.composed import composed_names
 from rgt.evidence.reconcile.names import is_comparison
 from rgt.evidence.reconcile.sites import Site
 from rgt.evidence.reconcile.tables import is_numeric, label_columns, table_sites
@@ -166,7 +167,8 @@ def _a_word(text: str) -> bool:
 
 def own_sites(table: Table, claims: list[dict], vocabulary: Vocabulary) -> list[Site]:
     """The sites of ``table`` outside other systems' columns and rows."""
-    sites = table_sites(table, _numbers_naming_runs(table, vocabulary))
+    table, composed = composed_names(table, vocabulary)
+    sites = table_sites(table, _numbers_naming_runs(table, vocabulary) | composed)
     headers = dict(enumerate(table.header))
     columns = foreign_columns(table, claims, vocabulary) | outnamed(
         headers, claims, vocabulary) | beside_ours(headers, claims, vocabulary)
