@@ -33,9 +33,9 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (2878, 2877, 3251)
+    assert (score["found"], score["found_exact"], score["planted"]) == (2905, 2904, 3251)
     assert (score["known_found"], score["known"]) == (111, 170)
-    assert _kinds(score) == {"drifted": {"drift": 69, "unmapped": 49},
+    assert _kinds(score) == {"drifted": {"drift": 68, "unmapped": 49},
                              "clean": {"drift": 70, "unmapped": 23}}
 
 

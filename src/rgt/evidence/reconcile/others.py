@@ -58,8 +58,15 @@ def foreign_rows(rows: set[str], claims: list[dict], vocabulary: Vocabulary) -> 
     named = {row for row in rows if alias_sets(row, vocabulary)
              and not _the_papers(row, vocabulary)}
     return {row for row in rows - named if row.strip() and (
-        _the_papers(row, vocabulary) or _says_nothing(row, claims, vocabulary))} if named \
-        else set()
+        _the_papers(row, vocabulary) or _says_nothing(row, claims, vocabulary)
+        or _a_metric_s_name_only(row, vocabulary))} if named else set()
+
+
+def _a_metric_s_name_only(label: str, vocabulary: Vocabulary) -> bool:
+    """A row label whose only names are a metric's, no alias (``FLOPs``, a baseline that
+    ranks by the count): another ranking's row, not one of the evidence's runs."""
+    hits = vocabulary.find(label)
+    return bool(hits) and all(set(hit.facets) == {"metric"} for hit in hits)
 
 
 # words that say which aggregate or point a row is, not which system, or that it is the
@@ -74,7 +81,15 @@ def _leftover(text: str, vocabulary: Vocabulary) -> int:
     """How many words of ``text`` no name covers (``Fine-tune`` in ``RoBERTa base Fine-tune``,
     the sentence's ``S`` in ``S.Err`` beside ``Err``)."""
     return sum(word not in POINT_WORDS for word in vocabulary.uncovered(text)) + len(
-        PREFIX_LETTER.findall(text))
+        PREFIX_LETTER.findall(text)) + len(_digit_split_names(vocabulary.blanked(text)))
+
+
+def _digit_split_names(text: str) -> list[str]:
+    """Names no two letters of which stand together (``V2A``, ``R2D2``): words all the same,
+    which ``uncovered`` (two letters or more) does not see."""
+    return [token for token in re.findall(r"[^\W_]+", text)
+            if re.search(r"\d", token) and len(re.findall(r"[^\W\d_]", token)) >= 2
+            and not re.search(r"[^\W\d_]{2}", token)]
 
 
 # a capital glued to a name by a period: ``S.Err`` (sentence error rate) beside ``Err``
@@ -128,14 +143,20 @@ def beside_ours(headers: dict, claims: list[dict], vocabulary: Vocabulary) -> se
 
 
 def _numbers_naming_runs(table: Table, vocabulary: Vocabulary) -> frozenset[int]:
-    """A first column of bare numbers, each one the evidence names a run by (aliases ``1``,
-    ``5``, ``15`` of a beam-size sweep under ``beam size``): it names the rows, it holds no
-    result."""
-    cells = [row[0].text.strip() for row in table.rows if row and row[0].text.strip()]
+    """Columns of numbers, not all the same, each of which the evidence names a run by
+    (aliases ``1``, ``5``, ``15`` of a beam-size sweep under ``beam size``; ``1 – 10%``,
+    ``10 – 20%`` under ``Mask Area``): they name the rows, they hold no result."""
+    width = max((len(row) for row in table.rows), default=0)
+    return frozenset(column for column in range(width)
+                     if _each_a_run_s_name(table, column, vocabulary))
+
+
+def _each_a_run_s_name(table: Table, column: int, vocabulary: Vocabulary) -> bool:
+    cells = [row[column].text.strip() for row in table.rows
+             if column < len(row) and row[column].text.strip()]
     runs = [vocabulary.named(text) for text in cells]
-    return frozenset({0}) if len(cells) > 1 and all(
-        is_numeric(text) for text in cells) and all(
-        "variant" in named or "claims" in named for named in runs) else frozenset()
+    return len(set(cells)) > 1 and all(is_numeric(text) for text in cells) and all(
+        "variant" in named or "claims" in named for named in runs)
 
 
 def unnamed_beside_names(table: Table, vocabulary: Vocabulary) -> set[int]:

@@ -14,7 +14,7 @@ from rgt.evidence.reconcile.direction import declares_positive_is_better, labels
 from rgt.evidence.reconcile.documents import document_blocks
 from rgt.evidence.reconcile.names import project_vocabulary
 from rgt.evidence.reconcile.others import own_sites
-from rgt.evidence.reconcile.siblings import resolve_cells, resolve_rows
+from rgt.evidence.reconcile.siblings import less_stated, resolve_cells, resolve_rows
 from rgt.evidence.reconcile.sites import Site, paragraph_sites
 from rgt.evidence.reconcile.statcheck import paragraph_findings
 from rgt.evidence.reconcile.vocabulary import SPLITS, Hit, Vocabulary
@@ -35,18 +35,19 @@ def document_outcomes(path: Path, claims: list[dict], vocabulary: Vocabulary,
     for block, oriented in zip(blocks, positive_is_better(blocks), strict=True):
         sites = paragraph_sites(block) if isinstance(block, Paragraph) else own_sites(
             block, claims, vocabulary)
-        judged = []
+        judged, pending = [], []
         for site in sites:
             attributed = attribute(site, claims, vocabulary)
             if attributed is None:
                 continue
             statement, attribution = attributed
             if attribution.unnamed:
-                unnamed.append((site, statement, attribution, oriented))
+                pending.append((site, statement, attribution, oriented))
             else:
                 judged.append((site, statement, attribution, oriented,
                                judge(statement, attribution, site.unit, oriented)))
         checked = resolve_cells(judged, claims, vocabulary)
+        unnamed += less_stated(pending, checked)
         if isinstance(block, Paragraph):
             checked += paragraph_findings(block, [outcome for _, outcome in checked])
         found += checked

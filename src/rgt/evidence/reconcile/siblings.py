@@ -304,6 +304,16 @@ def resolve_rows(pending: list[Pending]) -> list[tuple[Site, Outcome]]:
     return found
 
 
+def less_stated(pending: list[Pending], named: list[Found]) -> list[Pending]:
+    """A table's unnamed rows' cells, less the candidates that a named row's cell under the
+    same column of that table matches (``above w/ tta 1x``'s run, beside ``above w/ finetune``
+    and ``1x``: the finetuned run without test-time augmentation)."""
+    stated = {(_column(site), outcome.claim["id"]) for site, outcome in named
+              if site.in_table and outcome.status == "matched" and outcome.claim is not None}
+    return [_without(item, {claim for column, claim in stated if column == _column(item[0])})
+            for item in pending]
+
+
 def _column(site: Site) -> str:
     return next((level.text for level in site.levels if level.tier == "column"), "")
 

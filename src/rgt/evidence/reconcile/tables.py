@@ -291,6 +291,14 @@ def headers(table: Table) -> list[str]:
 
 
 DITTO = {".", '"', "''", "\u3003", "\u201d", "\u2033"}  # "the same as above"
+# a label cell saying only which way its metric is better (``(lower better)`` under ``L1``):
+# the name above goes on
+DIRECTION_NOTE = re.compile(r"\s*\(?\s*(?:lower|higher|smaller|larger|bigger)\s+(?:is\s+)?"
+                            r"better\s*\)?\s*|\s*[\u2191\u2193]\s*", re.I)
+
+
+def _same_as_above(text: str) -> bool:
+    return text in DITTO or bool(DIRECTION_NOTE.fullmatch(text))
 
 
 def table_sites(table: Table, named: frozenset[int] = frozenset()) -> list[Site]:
@@ -345,7 +353,7 @@ def _row_names(table: Table, row: list[Cell], labels: list[int], first: int,
     totals = any(AGGREGATE.match(text) for text in texts)
     names = []
     for j, text in zip(labels, texts, strict=True):
-        text = "" if text in DITTO else text
+        text = "" if _same_as_above(text) else text
         previous[j] = text or (previous.get(j, "") if j < first and not totals else "")
         names.append(_label(table, j, previous[j]))
     return names
@@ -359,7 +367,7 @@ def _naming_groups(table: Table, labels: set[int], first: int) -> set[int]:
         return [row[j].text.strip() if j < len(row) else "" for row in table.rows]
 
     def carried(j: int) -> bool:
-        return j < first and any(not text or text in DITTO for text in cells(j)[1:])
+        return j < first and any(not text or _same_as_above(text) for text in cells(j)[1:])
 
     def one_word(j: int) -> bool:
         words = {text.split()[0] if text.split() else "" for text in cells(j)}
