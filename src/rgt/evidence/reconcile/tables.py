@@ -401,18 +401,28 @@ def segments(text: str, statements: list) -> list[tuple[int, int]]:
     """Each statement's part of a cell holding several, split where a ``/``, ``,``, ``;``, a
     parenthesis opening on a word or only spaces part them (``76.2 / 93.0``, ``21.9% top-1,
     5.79% top-5``, ``0.82 (best 0.67)``, ``91.30±0.85 92.42±0.43``) or the next one's name
-    begins (``mae=0.4109 mse=0.3924``); the whole cell for each when nothing does."""
+    begins (``mae=0.4109 mse=0.3924``); the whole cell for each when nothing does. In a cell
+    of clauses apart by ``;`` (a list of results, ``24 of 56, 2 / 1 (…); 13 of 35, …``), a
+    number is first of its clause's part."""
     cuts: list[tuple[int, int]] = []
     for left, right in zip(statements, statements[1:], strict=False):
         found = SEPARATOR.search(text, left.end, right.start) or BLANK.fullmatch(
             text, left.end, right.start)
         cut = found.span() if found else _named_next(text, left, right)
         if cut is None:
-            return [(0, len(text))] * len(statements)
+            return _clauses(text, statements)
         cuts.append(cut)
     starts = [0] + [end for _, end in cuts]
     ends = [start for start, _ in cuts] + [len(text)]
     return list(zip(starts, ends, strict=True))[:len(statements)]
+
+
+def _clauses(text: str, statements: list) -> list[tuple[int, int]]:
+    """Each statement's clause, apart from the next by ``;`` (the whole cell without one)."""
+    bounds = [0] + [found.end() for found in re.finditer(r";\s", text)] + [len(text) + 1]
+    spans = list(zip(bounds, [end - 1 for end in bounds[1:]], strict=False))
+    return [next((start, end) for start, end in spans if start <= statement.start <= end)
+            for statement in statements]
 
 
 def _named_next(text: str, left: Statement, right: Statement) -> tuple[int, int] | None:
