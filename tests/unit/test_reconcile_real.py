@@ -33,7 +33,7 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (2931, 2930, 3307)
+    assert (score["found"], score["found_exact"], score["planted"]) == (2942, 2941, 3307)
     assert (score["known_found"], score["known"]) == (111, 170)
     assert _kinds(score) == {"drifted": {"drift": 69, "unmapped": 50},
                              "clean": {"drift": 71, "unmapped": 24}}

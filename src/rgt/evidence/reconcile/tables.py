@@ -39,6 +39,7 @@ def is_numeric(text: str) -> bool:
     if LEADING_NUMBER.match(text):
         text = ACCELERATOR.sub(" ", text)  # where it ran: ``98.72%, 3.9h (A100)``
         text = METRIC_AFTER.sub(" ", text)  # what it measures: ``**93.03** (F1)``
+        text = RATE.sub(" ", text)  # how fast: ``3.54 iter/s``, ``229.26it/s``
     if WORD_FIRST.match(text) and not NAMED_NUMBER.match(text):
         return False  # a name with digits (``K400``): a unit's letter follows its number
     rest = NUMBER_TEXT.sub(" ", NEXT_NAMED.sub(" ", NAMED_NUMBER.sub("", text)))
@@ -52,7 +53,10 @@ def is_numeric(text: str) -> bool:
 
 WORD_FIRST = re.compile(r"\s*(?:\*\*|__|\*|_)?[^\W\d_]")
 UNIT_WORDS = {"pp", "M", "K", "B", "G", "T", "x", "CI", "s", "ms", "h", "min", "mins", "hr", "hrs",
-              "sec", "secs", "hours", "minutes", "seconds", "days", "MB", "GB", "MiB", "GiB"}
+              "sec", "secs", "hours", "minutes", "seconds", "days", "MB", "GB", "MiB", "GiB",
+              "fps", "FPS"}
+# a rate after a number, its unit a thing per second or step (``iter/s``, ``img/s``)
+RATE = re.compile(r"(?<=\d)\s*(?:[^\W\d_]+/)+(?:s|sec|second|step|epoch|gpu)\b", re.I)
 AGGREGATE_WORDS = {"best", "worst", "last", "run", "runs", "seed", "seeds", "median", "mean",
                    "average", "avg", "of", "over", "std"}
 LEADING_NUMBER = re.compile(r"\s*(?:\*\*)?[~\u2248]?\s*[-+\u2212]?\d")
