@@ -41,10 +41,9 @@ def test_the_dev_part_scores_as_its_rules_were_left():
 
 def test_the_held_out_part_scores_no_worse_than_when_it_was_scored():
     score = score_real("heldout")  # scored once, after the last rule change (its README)
-    assert score["found"] >= 32 and score["planted"] == 56
+    assert score["found"] >= 14 and score["planted"] == 31
     assert (score["known_found"], score["known"]) == (0, 0)  # its sources mark none
-    assert _kinds(score) == {"drifted": {"drift": 1, "unmapped": 1},
-                             "clean": {"drift": 1, "unmapped": 1}}  # as scored
+    assert _kinds(score) == {"drifted": {"drift": 3}, "clean": {"drift": 3}}  # as scored
 
 
 def test_the_readme_quotes_the_held_out_part_as_it_scores():
