@@ -185,7 +185,8 @@ def excluded(site: Site, credited: bool = False, vocabulary: Vocabulary | None =
     [2,3]``). An ablation's word inside one of ``vocabulary``'s names (``w/o repeated aug``,
     an alias) names a run the evidence claims."""
     if in_a_list(site) or in_a_range(site) or the_papers(site) or _an_ablations_change(site) \
-            or _a_computed_share(site) or presented_as_theirs(site) or under_theirs(site) \
+            or _a_computed_share(site) or _a_share_of_the_schedule(site) \
+            or presented_as_theirs(site) or under_theirs(site) \
             or labelled_as_anothers(site, vocabulary):
         return True
     near = [level for level in site.levels if level.tier in ("clause", "cell", "row")]
@@ -201,6 +202,26 @@ def excluded(site: Site, credited: bool = False, vocabulary: Vocabulary | None =
         if CITATION.match(level.after.lstrip(" (")) or CITATION.match(level.after.lstrip()):
             return True
     return False
+
+
+# "for 30% of training": how much of the schedule a method ran for, a setting
+SCHEDULE_SHARE = re.compile(r"^\s*%?\s*(?:\\%\s*)?of\s+(?:the\s+)?(?:training|train(?:ing)?\s+"
+                            r"(?:steps|epochs|time|run|budget)|epochs|steps|iterations|the\s+run)\b",
+                            re.I)
+SCHEDULE_LEAD = re.compile(r"\b(?:for|during|over|after|first|last)\s+(?:the\s+)?(?:first\s+|"
+                           r"last\s+)?$", re.I)
+
+
+def _a_share_of_the_schedule(site: Site) -> bool:
+    """A percentage of the training a method ran for (``running Sequence Length Warmup for
+    30% of training``, ``during the first 10% of epochs``): a setting, no result."""
+    clause = site.levels[0] if site.levels else None
+    if clause is None or clause.anchor is None or site.in_table:
+        return False
+    statement = site.statement
+    after = clause.text[clause.anchor + statement.end - statement.start:]
+    return bool(SCHEDULE_SHARE.match(after)) and bool(
+        SCHEDULE_LEAD.search(clause.text[:clause.anchor]))
 
 
 # "(89/119 = 75%)": a share worked out from the counts before it
