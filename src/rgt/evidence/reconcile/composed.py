@@ -1,8 +1,8 @@
 """Label cells that name a run only with their column's header: a column of whole numbers
-under a header of a word or three (``Split``: ``1``, ``2``; ``Shot``: ``5``) whose header and number
-compose the evidence's names of runs (``split1``, ``5shot``), and a column of ``Y`` and ``N``
-(``contrastive loss``), read as ✓ and ✗ marks unless the cells (``Yes``) or the header with
-them (``MultiScale Testing No``) are names of their own.
+under a header of a word or three (``Split``: ``1``, ``2``; ``Shot``: ``5``) whose header
+and number compose the evidence's names of runs (``split1``, ``5shot``), and a column of
+``Y`` and ``N`` (``contrastive loss``), read as ✓ and ✗ marks unless the cells (``Yes``) or
+the header with them (``MultiScale Testing No``) are names of their own.
 """
 
 from __future__ import annotations

@@ -159,7 +159,7 @@ def _each_a_run_s_name(table: Table, column: int, vocabulary: Vocabulary) -> boo
         "variant" in named or "claims" in named for named in runs)
 
 
-def unnamed_beside_names(table: Table, vocabulary: Vocabulary) -> set[int]:
+def _unnamed_beside_names(table: Table, vocabulary: Vocabulary) -> set[int]:
     """The rows whose cell in a column of short labels names nothing where other cells of
     that column name different claims by their aliases (a thesis's ``Type`` column: its
     baselines' graphs ``A``, ``OD``, ``P`` beside its own ``C`` and ``A'``): other runs, told
@@ -197,6 +197,6 @@ def own_sites(table: Table, claims: list[dict], vocabulary: Vocabulary) -> list[
     named = {label: label for label in labels}
     rows = foreign_rows(labels, claims, vocabulary) | outnamed(named, claims, vocabulary) | \
         beside_ours(named, claims, vocabulary)
-    unnamed = unnamed_beside_names(table, vocabulary)
+    unnamed = _unnamed_beside_names(table, vocabulary)
     return [site for site in sites if site.column not in columns and site.row not in unnamed
             and not any(level.tier == "row" and level.text in rows for level in site.levels)]

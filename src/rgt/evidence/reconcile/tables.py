@@ -405,9 +405,9 @@ def segments(text: str, statements: list) -> list[tuple[int, int]]:
     """Each statement's part of a cell holding several, split where a ``/``, ``,``, ``;``, a
     parenthesis opening on a word or only spaces part them (``76.2 / 93.0``, ``21.9% top-1,
     5.79% top-5``, ``0.82 (best 0.67)``, ``91.30±0.85 92.42±0.43``) or the next one's name
-    begins (``mae=0.4109 mse=0.3924``); the whole cell for each when nothing does. In a cell
-    of clauses apart by ``;`` (a list of results, ``24 of 56, 2 / 1 (…); 13 of 35, …``), a
-    number is first of its clause's part."""
+    begins (``mae=0.4109 mse=0.3924``); else, in a cell of clauses apart by ``;`` (a list of
+    results, ``24 of 56, 2 / 1 (…); 13 of 35, …``), each number's clause; else the whole
+    cell for each."""
     cuts: list[tuple[int, int]] = []
     for left, right in zip(statements, statements[1:], strict=False):
         found = SEPARATOR.search(text, left.end, right.start) or BLANK.fullmatch(
