@@ -1,8 +1,10 @@
-"""Label cells that name a run only with their column's header: a column of whole numbers
-under a header of a word or three (``Split``: ``1``, ``2``; ``Shot``: ``5``) whose header
-and number compose the evidence's names of runs (``split1``, ``5shot``), and a column of
-``Y`` and ``N`` (``contrastive loss``), read as ✓ and ✗ marks unless the cells (``Yes``) or
-the header with them (``MultiScale Testing No``) are names of their own.
+"""Columns of a table that name its rows though a reader would take them for numbers or
+marks: numbers, not all the same, each of which the evidence names a run by (``1``, ``5``,
+``15`` of a beam-size sweep; ``1 – 10%`` under ``Mask Area``); whole numbers under a header
+of a word or three (``Split``: ``1``, ``2``; ``Shot``: ``5``) whose header and number compose
+the evidence's names of runs (``split1``, ``5shot``); and a column of ``Y`` and ``N``
+(``contrastive loss``), read as ✓ and ✗ marks unless the cells (``Yes``) or the header with
+them (``MultiScale Testing No``) are names of their own.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import re
 from dataclasses import replace
 
 from rgt.evidence.reconcile.blocks import Table
+from rgt.evidence.reconcile.tables import is_numeric
 from rgt.evidence.reconcile.vocabulary import Vocabulary
 
 YES = re.compile(r"\s*(?:y|yes)\s*", re.I)
@@ -18,10 +21,12 @@ NO = re.compile(r"\s*(?:n|no)\s*", re.I)
 
 
 def composed_names(table: Table, vocabulary: Vocabulary) -> tuple[Table, frozenset[int]]:
-    """``table`` with such cells renamed, and the columns of numbers among them (they tell
-    the rows apart, they hold no result)."""
+    """``table`` with the cells its headers name renamed, and the columns of numbers among
+    them (they tell the rows apart, they hold no result)."""
     renamed: dict[int, dict[int, str]] = {}
-    numbers = set()
+    width = max((len(row) for row in table.rows), default=0)
+    numbers = {column for column in range(width)
+               if _each_a_run_s_name(_cells(table, column), vocabulary)}
     for column, head in enumerate(table.header):
         cells = _cells(table, column)
         names = _numbers_named(cells, head.strip(), vocabulary)
@@ -37,6 +42,13 @@ def composed_names(table: Table, vocabulary: Vocabulary) -> tuple[Table, frozens
 def _cells(table: Table, column: int) -> dict[int, str]:
     return {index: row[column].text.strip() if column < len(row) else ""
             for index, row in enumerate(table.rows)}
+
+
+def _each_a_run_s_name(cells: dict[int, str], vocabulary: Vocabulary) -> bool:
+    """Numbers, not all the same, each a name the evidence gives a run."""
+    filled = [text for text in cells.values() if text]
+    return len(set(filled)) > 1 and all(map(is_numeric, filled)) and all(
+        _names_a_run(text, vocabulary) for text in filled)
 
 
 def _numbers_named(cells: dict[int, str], head: str, vocabulary: Vocabulary) -> dict[int, str]:

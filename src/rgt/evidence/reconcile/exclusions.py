@@ -215,11 +215,10 @@ SCHEDULE_LEAD = re.compile(r"\b(?:for|during|over|after|first|last)\s+(?:the\s+)
 def _a_share_of_the_schedule(site: Site) -> bool:
     """A percentage of the training a method ran for (``running Sequence Length Warmup for
     30% of training``, ``during the first 10% of epochs``): a setting, no result."""
-    clause = site.levels[0] if site.levels else None
-    if clause is None or clause.anchor is None or site.in_table:
+    clause = _prose_clause(site)
+    if clause is None:
         return False
-    statement = site.statement
-    after = clause.text[clause.anchor + statement.end - statement.start:]
+    after = clause.text[clause.anchor + site.statement.end - site.statement.start:]
     return bool(SCHEDULE_SHARE.match(after)) and bool(
         SCHEDULE_LEAD.search(clause.text[:clause.anchor]))
 
@@ -231,9 +230,14 @@ COUNTS_RATIO = re.compile(r"\b\d+\s*/\s*\d+\s*(?:=|\\approx|\u2248)\s*$")
 def _a_computed_share(site: Site) -> bool:
     """A number worked out in place from two counts (``89/119 = 75%``): a tally of the
     text's own, no claim's measurement."""
+    clause = _prose_clause(site)
+    return clause is not None and COUNTS_RATIO.search(clause.text[:clause.anchor]) is not None
+
+
+def _prose_clause(site: Site) -> Level | None:
+    """A prose number's clause, where it says where the number sits; none in a table."""
     clause = site.levels[0] if site.levels else None
-    return clause is not None and clause.anchor is not None and not site.in_table and \
-        COUNTS_RATIO.search(clause.text[:clause.anchor]) is not None
+    return None if clause is None or clause.anchor is None or site.in_table else clause
 
 
 def _uncredited(level: Level, vocabulary: Vocabulary | None) -> str:

@@ -13,7 +13,7 @@ from rgt.evidence.reconcile.blocks import Table
 from rgt.evidence.reconcile.composed import composed_names
 from rgt.evidence.reconcile.names import is_comparison
 from rgt.evidence.reconcile.sites import Site
-from rgt.evidence.reconcile.tables import is_numeric, label_columns, table_sites
+from rgt.evidence.reconcile.tables import label_columns, table_sites
 from rgt.evidence.reconcile.vocabulary import BASELINE, OTHER, Hit, Vocabulary
 
 
@@ -142,23 +142,6 @@ def beside_ours(headers: dict, claims: list[dict], vocabulary: Vocabulary) -> se
         named[key] & named[other] for other in headers if other not in marked)}
 
 
-def _numbers_naming_runs(table: Table, vocabulary: Vocabulary) -> frozenset[int]:
-    """Columns of numbers, not all the same, each of which the evidence names a run by
-    (aliases ``1``, ``5``, ``15`` of a beam-size sweep under ``beam size``; ``1 – 10%``,
-    ``10 – 20%`` under ``Mask Area``): they name the rows, they hold no result."""
-    width = max((len(row) for row in table.rows), default=0)
-    return frozenset(column for column in range(width)
-                     if _each_a_run_s_name(table, column, vocabulary))
-
-
-def _each_a_run_s_name(table: Table, column: int, vocabulary: Vocabulary) -> bool:
-    cells = [row[column].text.strip() for row in table.rows
-             if column < len(row) and row[column].text.strip()]
-    runs = [vocabulary.named(text) for text in cells]
-    return len(set(cells)) > 1 and all(is_numeric(text) for text in cells) and all(
-        "variant" in named or "claims" in named for named in runs)
-
-
 def _unnamed_beside_names(table: Table, vocabulary: Vocabulary) -> set[int]:
     """The rows whose cell in a column of short labels names nothing where other cells of
     that column name different claims by their aliases (a thesis's ``Type`` column: its
@@ -188,8 +171,8 @@ def _a_word(text: str) -> bool:
 
 def own_sites(table: Table, claims: list[dict], vocabulary: Vocabulary) -> list[Site]:
     """The sites of ``table`` outside other systems' columns and rows."""
-    table, composed = composed_names(table, vocabulary)
-    sites = table_sites(table, _numbers_naming_runs(table, vocabulary) | composed)
+    table, naming = composed_names(table, vocabulary)
+    sites = table_sites(table, naming)
     headers = dict(enumerate(table.header))
     columns = foreign_columns(table, claims, vocabulary) | outnamed(
         headers, claims, vocabulary) | beside_ours(headers, claims, vocabulary)
