@@ -257,11 +257,17 @@ def _not_alternatives(sets: list[frozenset[str]], pinned: frozenset[str]
             if not here or not any(other and not other & here for other in kept)]
 
 
+# a header over the names that says only what they are: every row is one
+ROW_KIND = re.compile(r"\W*(?:models?|methods?|names?|approach(?:es)?|algorithms?|systems?)\W*",
+                      re.IGNORECASE)
+
+
 def _a_columns_name(level: Level, vocabulary: Vocabulary) -> bool:
     """A header over the names whose aliases name no experiment, variant or metric (``Op``
-    over ``×``, ``+``): it names its column, not the claims that happen to carry it."""
-    return level.tier == "corner" and not any(
-        {"exp", "variant", "metric"} & set(hit.facets) for hit in vocabulary.find(level.text))
+    over ``×``, ``+``), or that says only what the names are (``Model``, an alias of one
+    tutorial's run): it names its column, not the claims that happen to carry it."""
+    return level.tier == "corner" and (ROW_KIND.fullmatch(level.text) is not None or not any(
+        {"exp", "variant", "metric"} & set(hit.facets) for hit in vocabulary.find(level.text)))
 
 
 def only_names(text: str, vocabulary: Vocabulary) -> bool:

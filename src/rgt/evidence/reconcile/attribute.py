@@ -178,18 +178,30 @@ def _widened(variant: Facet, claims: list[dict], site: Site, vocabulary: Vocabul
 
 
 def loosened(site: Site, facets: dict[str, Facet], vocabulary: Vocabulary) -> dict[str, Facet]:
-    """Facets with every metric and variant the sentence names (a weak reading's alternatives)."""
+    """Facets with every metric and variant the sentence names (a weak reading's
+    alternatives); the metric kept where it keys the number (``MRR: 0.28``, printed)."""
     sentence = site.level("sentence")
     if sentence is None:
         return facets
     hits = vocabulary.find(sentence.text)
     wider = dict(facets)
-    for facet in ("metric", "variant"):
+    for facet in ("variant",) if _keyed_by_a_metric(site, vocabulary) else ("metric", "variant"):
         named = set().union(*(hit.facets[facet] for hit in hits if facet in hit.facets))
         if facet in facets and named:
             wider[facet] = Facet(facets[facet].values | frozenset(named), False, "sentence",
                                  facets[facet].named | frozenset(named))
     return wider
+
+
+KEY = re.compile(r"([^\W\d_][^:=\n]{0,30}?)\s*[:=]\s*$")  # ``Hits@10: `` before the number
+
+
+def _keyed_by_a_metric(site: Site, vocabulary: Vocabulary) -> bool:
+    """Whether the number's clause writes it as a metric's key and value (``MRR: 0.28``)."""
+    clause = site.level("clause")
+    key = KEY.search(clause.text[:clause.anchor]) if clause and clause.anchor else None
+    return key is not None and any("metric" in hit.facets for hit in vocabulary.find(
+        key.group(1)))
 
 
 # a header naming a mean with its spread (``Acc. (mean ± std)``), not a spread column beside a

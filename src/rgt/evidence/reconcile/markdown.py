@@ -124,7 +124,8 @@ def _captions(text: str) -> bool:
     """Whether a paragraph captions what follows it: it reads ``Table …``, introduces it, or
     says what each cell holds (``The two numbers in each cell denote …``)."""
     return CAPTION.match(text) is not None or INTRODUCES.search(text) is not None or \
-        EACH_CELL.search(text) is not None or FOLLOWING_TABLE.search(text) is not None
+        EACH_CELL.search(text) is not None or FOLLOWING_TABLE.search(text) is not None or \
+        PRESENTS_TABLE.match(text) is not None
 
 
 def _pointing_sentence(text: str) -> str:
@@ -140,6 +141,12 @@ def _pointing_sentence(text: str) -> str:
 # a last sentence pointing at the table under it: "… are given in the following table."
 FOLLOWING_TABLE = re.compile(r"\b(?:(?:following|next)\s+table|table\s+below)\b[^.!?]*[.:]?\s*$",
                              re.IGNORECASE)
+
+
+# a paragraph opening on the table it presents: "Following is a table of the Txt2Img
+# @10-Recal for …", "Below are the tables of …"
+PRESENTS_TABLE = re.compile(r"\W*(?:(?:the\s+)?following|below|here)\s+(?:is|are)\s+(?:a|the)\s+"
+                            r"(?:\w+\s+){0,2}tables?\b", re.IGNORECASE)
 
 
 # what a table's cells hold: "The two numbers in each cell denote …"
@@ -158,6 +165,7 @@ class MarkdownReader:
         self.in_list = False
         self.after_code = False  # the last block was code a paragraph introduced
         self.code_above = ""  # the code just read past, until a line of text follows it
+        self.fence_end: int | None = None  # the line after the last fenced block's end
         self.directives: list[str] = []  # the closing fences of the MyST directives open
         self.directive_caption = ""  # the argument of the ``{table}`` directive open
 
@@ -203,6 +211,8 @@ class MarkdownReader:
             self.index += 1
         elif self._is_table(self.index):
             self._table()
+        elif INDENTED.match(line) and self._right_under_a_fence():
+            self._notebook_output()
         elif self.code_may_follow and INDENTED.match(line):
             self._skip_indented()
         else:
@@ -258,6 +268,23 @@ class MarkdownReader:
         self.blocks.close()
         self.after_code = INTRODUCES.search(intro) is not None
         self.code_above = self._code_text(start + 1, self.index - 1)
+        self.fence_end = self.index
+
+    def _right_under_a_fence(self) -> bool:
+        """Whether only blank lines stand between this line and a fenced block's end."""
+        return self.fence_end is not None and self.fence_end < self.index and not any(
+            line.strip() for line in self.lines[self.fence_end:self.index])
+
+    def _notebook_output(self) -> None:
+        """An indented block right under a fenced one: what a notebook exported to Markdown
+        prints under its cell (``    MRR: 0.28``), read as output, a clause a line."""
+        self.blocks.close()
+        while self.index < len(self.lines) and (INDENTED.match(self.lines[self.index])
+                                                or not self.lines[self.index].strip()):
+            if self.lines[self.index].strip():
+                self.blocks.prose(self.index + 1, _output_line(self.lines[self.index]))
+            self.index += 1
+        self.blocks.close()
 
     def _printed_tables(self, start: int, end: int, intro: str) -> list[Table]:
         """The tables the code of lines ``start`` to ``end`` shows: grid tables a program

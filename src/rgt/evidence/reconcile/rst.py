@@ -183,7 +183,8 @@ class RstReader(MarkdownReader):
 
     def _simple_table(self) -> None:
         """A simple table: columns under the ``====`` runs of its first border; the rows
-        above its second border are header rows when a third closes the body."""
+        above its second border are header rows when a third closes the body (blank lines
+        between its rows); a line whose first column is blank continues the row above."""
         spans = [match.span() for match in re.finditer(r"=+", self.lines[self.index])]
         start, groups, current = self.index, [], []
         self.index += 1
@@ -196,9 +197,13 @@ class RstReader(MarkdownReader):
                 if len(groups) == 2 or not self._rows_then_border(self.index):
                     break
             elif line.strip():
-                current.append([Cell(rst_inline(_span(line, span, i == len(spans) - 1),
-                                                names=True).strip(), self.index)
-                                for i, span in enumerate(spans)])
+                cells = [Cell(rst_inline(_span(line, span, i == len(spans) - 1),
+                                         names=True).strip(), self.index)
+                         for i, span in enumerate(spans)]
+                if current and not cells[0].text and len(spans) > 1:
+                    current[-1] = _continued(current[-1], cells)
+                else:
+                    current.append(cells)
         header_rows, rows = (groups[0], groups[1]) if len(groups) == 2 else ([], groups[0])
         self.table_line = start + 1
         header = [" ".join(row[j].text for row in header_rows if row[j].text).strip()
@@ -206,12 +211,17 @@ class RstReader(MarkdownReader):
         self.blocks.table(Table(header, rows, self._caption()))
 
     def _rows_then_border(self, index: int) -> bool:
-        """Whether rows and another border follow ``index`` before a blank line."""
-        for line in self.lines[index:]:
-            if not line.strip():
-                return False
+        """Whether rows and another border follow ``index``: a border with a blank line
+        under it ends the table; blank lines between the rows below do not, but a title or
+        a directive does."""
+        if index >= len(self.lines) or not self.lines[index].strip():
+            return False
+        for at in range(index, len(self.lines)):
+            line = self.lines[at]
             if SIMPLE_BORDER.match(line):
                 return True
+            if DIRECTIVE.match(line) or self._title_at(at):
+                return False
         return False
 
 
@@ -219,6 +229,20 @@ def _csv_cells(line: str, number: int) -> list[Cell]:
     """One line of a CSV table's rows (``"BYOL", "Res18", "0.887"``) as its cells."""
     values = next(csv.reader([line.strip()], skipinitialspace=True), [])
     return [Cell(rst_inline(value, names=True).strip(), number) for value in values]
+
+
+def _continued(row: list[Cell], more: list[Cell]) -> list[Cell]:
+    """``row`` with a continuation line's cells joined to its own (``k: 400;`` then
+    ``epochs: 4000;`` under it), each later line's start kept for its numbers' lines."""
+    joined = []
+    for cell, extra in zip(row, more, strict=True):
+        if not extra.text:
+            joined.append(cell)
+            continue
+        text = f"{cell.text} {extra.text}" if cell.text else extra.text
+        later = (*cell.later, (len(text) - len(extra.text), extra.line)) if cell.text else ()
+        joined.append(Cell(text, cell.line if cell.text else extra.line, later))
+    return joined
 
 
 def _span(line: str, span: tuple[int, int], last: bool) -> str:

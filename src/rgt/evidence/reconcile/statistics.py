@@ -20,7 +20,8 @@ VALUE = r"[-+\u2212]?(?:\d+(?:\.\d+)?|\.\d+)(?:\s?%|\s?pp\b|[eE][-+\u2212]?\d+\b
 REFERENCE = re.compile(
     r"\b(?:sections?|sec\.|§|tables?|tab\.|figures?|figs?\.|eqs?\.|equations?|appendix|app\.|"
     r"algorithms?|alg\.|lines?|chapters?|ch\.|theorems?|lemmas?|definitions?|python|pytorch|"
-    r"torch|cuda|arxiv:?|version|release|rule)\s*~?\s*\(?\s*$",
+    r"torch|cuda|cudnn|tensorflow|keras|jax|numpy|ubuntu|debian|centos|windows|macos|driver|"
+    r"arxiv:?|version|release|rule)\s*~?\s*\(?\s*$",
     re.IGNORECASE,
 )
 UNIT = re.compile(

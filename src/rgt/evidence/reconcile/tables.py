@@ -163,9 +163,11 @@ CROSS = re.compile(r"\s*[\u2717\u2718\u00d7\u2715xX]\s*")
 # final self critical results are similar.``): it comments on the row, it does not name it
 NOTE = re.compile(r"^(?=(?:\S+\s+){5})[^.!?]*\w.*[.!?]$", re.DOTALL)
 # a column of such notes (``Remarks``: ``hidden_size=64, weight_decay=0.0005``, ``1e-4 for
-# Citeseer``): its settings and the datasets it names are no name of the row, unless it says
-# what the row's marks mean (``*: w/ guiding  **: w/o guiding``, the marks read as emphasis)
-NOTE_HEADER = re.compile(r"^\s*(?:remarks?|notes?|comments?)\s*$", re.I)
+# Citeseer``; ``Hyperparameters``: ``k: 400; epochs: 4000; loss: multiclass_nll``): its
+# settings and the datasets it names are no name of the row, unless it says what the row's
+# marks mean (``*: w/ guiding  **: w/o guiding``, the marks read as emphasis)
+NOTE_HEADER = re.compile(r"^\s*(?:remarks?|notes?|comments?|hyper[-\s]?param(?:eter)?s?)\s*$",
+                         re.I)
 MARK_LEGEND = re.compile(r"(?:^|\s)[*\u2020\u2021]*:\s")
 
 

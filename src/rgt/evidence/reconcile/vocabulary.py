@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 
 from rgt.evidence.reconcile.text import fold
 
-SPLITS = {"train": ["train", "training"],
-          "val": ["val", "validation", "valid", "dev", "development"],
-          "test": ["test", "testing", "held out", "holdout", "generalisation", "generalization"]}
+SPLITS = {"train": ["train", "training", "trainset"],
+          "val": ["val", "validation", "valid", "dev", "development", "valset", "devset"],
+          "test": ["test", "testing", "testset", "held out", "holdout", "generalisation",
+                   "generalization"]}
 SYNONYMS = {"accuracy": ["acc", "acc.", "top 1", "top 1 accuracy", "top 1 acc."],
             "ece": ["expected calibration error", "calibration error"],
             "loss": ["cross entropy", "nll"],
