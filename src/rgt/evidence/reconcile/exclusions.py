@@ -187,7 +187,7 @@ def excluded(site: Site, credited: bool = False, vocabulary: Vocabulary | None =
     if in_a_list(site) or in_a_range(site) or the_papers(site) or _an_ablations_change(site) \
             or _a_computed_share(site) or _a_share_of_the_schedule(site) \
             or presented_as_theirs(site) or under_theirs(site) \
-            or labelled_as_anothers(site, vocabulary):
+            or labelled_as_anothers(site, vocabulary) or _a_row_of_counts(site, vocabulary):
         return True
     near = [level for level in site.levels if level.tier in ("clause", "cell", "row")]
     for level in near:
@@ -232,6 +232,23 @@ def _a_computed_share(site: Site) -> bool:
     text's own, no claim's measurement."""
     clause = _prose_clause(site)
     return clause is not None and COUNTS_RATIO.search(clause.text[:clause.anchor]) is not None
+
+
+# a row label saying its cells count things: "Labeled \\#body rollover", "No. of images"
+COUNT_LABEL = re.compile(r"(?:^|[\s(])(?:\\?#|no\.\s|number\s+of\b|count\s+of\b)", re.I)
+
+
+def _a_row_of_counts(site: Site, vocabulary: Vocabulary | None) -> bool:
+    """A whole number in a table row whose label says it counts (``Labeled \\#body
+    rollover``: ``231``, above a row of accuracies) and names no metric: a tally, no result."""
+    row = site.level("row")
+    part = site.statement.part("value")
+    if row is None or part is None or not COUNT_LABEL.search(row.text) or \
+            part.number.decimals or part.number.percent:
+        return False
+    # a metric's own name (``#Params``), not a run's whose claims share a metric
+    return vocabulary is None or not any("metric" in hit.facets and not {"exp", "variant"} & set(
+        hit.facets) for hit in vocabulary.find(row.text))
 
 
 def _prose_clause(site: Site) -> Level | None:

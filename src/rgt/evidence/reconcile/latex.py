@@ -95,6 +95,9 @@ SIMPLE = [
     # a macro of the paper's own with empty braces names a thing (``\\ilm{}``, ``\\lmrev{}``):
     # read as its name, as the evidence's alias written the same way is
     (re.compile(r"\\([a-zA-Z]+)\{\}"), r"\1"),
+    # and so does one braced alone (``{\\systemname}``, kept from eating the space after it)
+    (re.compile(r"\{\\([a-zA-Z]+)\}"), lambda match: "" if match.group(1) in SWITCHES or
+     match.group(1) in SYMBOLS else match.group(1)),
     # a switch opening a group eats the spaces after it, as TeX does: ``({\\it location})``
     # typesets ``(location)``, as the evidence's alias writes it
     (re.compile(r"(?<=\{)\\[a-zA-Z@]+\s+"), ""),
@@ -136,6 +139,14 @@ SYMBOLS = {"uparrow", "downarrow", "Uparrow", "Downarrow", "rightarrow", "leftar
            "dagger", "ddagger", "dag", "ddag", "star", "ast", "checkmark", "times", "cdot",
            "bullet", "circ", "diamond", "triangle", "blacktriangle", "S", "P", "sharp", "flat",
            "infty", "emptyset", "dots", "ldots", "cdots", "quad", "qquad", "nabla", "partial"}
+
+
+# LaTeX's own commands of no argument, braced alone as a paper's name macro is: no name
+SWITCHES = {"bf", "it", "em", "tt", "sc", "rm", "sf", "sl", "bfseries", "itshape", "ttfamily",
+            "scshape", "small", "footnotesize", "scriptsize", "tiny", "large", "Large", "LARGE",
+            "huge", "normalsize", "centering", "raggedright", "raggedleft", "hline", "relax",
+            "noindent", "par", "newline", "linebreak", "hfill", "vfill", "cmark", "xmark",
+            "textbar", "null", "strut", "smallskip", "medskip", "bigskip"}
 
 
 def plain(text: str) -> str:

@@ -20,7 +20,9 @@ from rgt.evidence.reconcile.blocks import Cell, Table
 DECIMAL = re.compile(r"[-+\u2212]?\d*\.\d+%?")
 ROW_END = re.compile(r"\\\\(?:\s*\[[^\]]*\])?|\\tabularnewline\b")
 CELL_END = re.compile(r"&")
-MULTI = re.compile(r"^\s*\\multi(?:column|row)\s*\{(-?\d+)\}\s*(?:\[[^\]]*\])?\s*\{[^{}]*\}\s*")
+# (a multirow's width may be a bare ``*``: ``\\multirow{4}*{Recall}``)
+MULTI = re.compile(r"^\s*\\multi(?:column|row)\s*\{(-?\d+)\}\s*(?:\[[^\]]*\])?\s*"
+                   r"(?:\{[^{}]*\}|\*)\s*")
 UPWARD = re.compile(r"^\s*\\multirow\s*\{-\d+\}")  # a label over the rows above it
 PAGE_BREAKS = re.compile(r"^(?:\s*\\(?:no)?pagebreak\b(?:\[\d\])?)+")  # say nothing of the row
 RULES = re.compile(r"^\s*(?:\\(?:toprule|midrule|bottomrule|hline|hhline|cline|cmidrule|"
