@@ -92,7 +92,8 @@ def test_a_row_of_counts_of_a_metric_of_the_evidence_is_still_read(tmp_path):
 
 POSTURES = [alias_claim(f"posture_{name.lower()}", "ours", "recall", value,
                         ["{\\systemname}", name, "Recall"])
-            for name, value in (("Supine", 96.7), ("Prone", 95.9))] + ROLLOVER  # (``2``: a user)
+            for name, value in (("Supine", 96.7), ("Prone", 95.9))]
+POSTURES += ROLLOVER  # whose ``2`` names a user
 MATRIX = r"""\begin{tabular}{c|c|cc|c}
 \multirow{2}*{} & \multirow{2}*{{Result}} & \multicolumn{2}{c|}{{Prediction}} & \multirow{4}*{{Recall}} \\
 \cline{3-4}
@@ -104,8 +105,8 @@ MATRIX = r"""\begin{tabular}{c|c|cc|c}
 """
 
 
-@pytest.mark.parametrize("supine, found", [("96.7", set()),
-                                           ("96.2", {("96.2%", "posture_supine/ours/recall/test")})],
+@pytest.mark.parametrize("supine, found", [
+    ("96.7", set()), ("96.2", {("96.2%", "posture_supine/ours/recall/test")})],
                          ids=["clean", "drifted"])
 def test_a_multirow_whose_width_is_a_bare_star_heads_its_column(tmp_path, supine, found):
     # before, `\multirow{2}*{{Result}}` read as the header `2*Result`, whose `2` names
