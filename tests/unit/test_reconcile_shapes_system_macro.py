@@ -95,7 +95,8 @@ POSTURES = [alias_claim(f"posture_{name.lower()}", "ours", "recall", value,
             for name, value in (("Supine", 96.7), ("Prone", 95.9))]
 POSTURES += ROLLOVER  # whose ``2`` names a user
 MATRIX = r"""\begin{tabular}{c|c|cc|c}
-\multirow{2}*{} & \multirow{2}*{{Result}} & \multicolumn{2}{c|}{{Prediction}} & \multirow{4}*{{Recall}} \\
+\multirow{2}*{} & \multirow{2}*{{Result}} & \multicolumn{2}{c|}{{Prediction}}
+ & \multirow{4}*{{Recall}} \\
 \cline{3-4}
  & & {Supine} & {Prone} & \\
 \hline
