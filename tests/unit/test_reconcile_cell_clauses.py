@@ -6,8 +6,8 @@ nothing of another's numbers. The README's own reconcile check
 
 from __future__ import annotations
 
+from rgt.evidence.reconcile.cellparts import segments
 from rgt.evidence.reconcile.statistics import find_statements
-from rgt.evidence.reconcile.tables import segments
 
 CELL = ("24 of 56, 2 / 1 (a draft paper on compositional generalization, the baselines' pages); "
         "13 of 35, 32 / 28 (a thesis, a model zoo); 27 of 31 (READMEs)")

@@ -13,7 +13,7 @@ import pytest
 
 from reconcile_helpers import alias_claim, assert_drifts
 from reconcile_helpers import reconcile_text as run
-from rgt.evidence.reconcile.tables import caption_in_turn, in_turn
+from rgt.evidence.reconcile.cellparts import caption_in_turn, in_turn
 
 DENOISE = [alias_claim(dataset, "ours", metric, value, ["Ours (G1)", dataset.upper(),
                                                          metric.upper()])
