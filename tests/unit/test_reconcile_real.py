@@ -33,7 +33,7 @@ def planter():
 
 def test_the_dev_part_scores_as_its_rules_were_left():
     score = score_real("dev")
-    assert (score["found"], score["found_exact"], score["planted"]) == (3030, 3029, 3428)
+    assert (score["found"], score["found_exact"], score["planted"]) == (3035, 3034, 3428)
     assert (score["known_found"], score["known"]) == (115, 174)
     assert _kinds(score) == {"drifted": {"drift": 74, "unmapped": 50},
                              "clean": {"drift": 76, "unmapped": 24}}

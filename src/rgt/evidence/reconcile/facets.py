@@ -88,7 +88,8 @@ def _pick(hits: list[Hit], facet: str, level: Level, width: int,
     if facet == "split":  # "40 additional hours of training": time spent, not the train split
         relevant = [hit for hit in relevant if not DURATION_OF.search(fold(level.text)[:hit.start])
                     and not _trains_something(level.text, hit)
-                    and not _in_a_reference(level.text, hit)]
+                    and not _in_a_reference(level.text, hit)
+                    and not (level.tier == "caption" and _an_amount_of_data(level.text, hit))]
     if not relevant:
         return None
     nearest = relevant
@@ -190,6 +191,21 @@ A_SUBJECT = re.compile(r"\b(?:we|i|they|you|to|was|were|is|are|be|been|being|hav
 A_TIME = re.compile(r"\b(?:after|before|during|throughout|while|until)\s+$")
 # "trained on ImageNet", "train on adversarial examples": the data it learns from, no split
 ON_DATA = re.compile(r"\s+on\s+(?!(?:the\s+)?(?:train|training)\b)")
+
+
+# an amount of training data, a setting: "1M (2.6G) tokenized training texts", "50K training
+# images"
+AMOUNT_BEFORE = re.compile(r"\d[\d.,]*\s*[kmbg]?(?:\s*\([^)]*\))?(?:\s+[a-z-]+){0,2}\s+$")
+TRAINING_DATA = re.compile(r"\s+(?:texts?|data|examples?|samples?|images?|sentences?|documents?|"
+                           r"tokens?|corpus|corpora|pairs?|utterances?|hours)\b")
+
+
+def _an_amount_of_data(text: str, hit: Hit) -> bool:
+    """A caption's amount of training data (``with 1M (2.6G) tokenized training texts``): how
+    the table's runs were set up, not the split of its numbers."""
+    folded = fold(text)
+    return hit.facets.get("split") == {"train"} and AMOUNT_BEFORE.search(
+        folded[:hit.start]) is not None and TRAINING_DATA.match(folded, hit.end) is not None
 
 
 def _trains_something(text: str, hit: Hit) -> bool:
