@@ -73,9 +73,11 @@ LIST_LEAD = 60  # and before a list's first number: "were previously incorrectly
 
 # a number the original paper reports, labelled so: "(paper: 0.815)"
 THE_PAPERS = re.compile(r"\b(?:paper|papers|reported|official|published)\s*[:=]\s*$", re.I)
-# a range's ends: "81.2-82.1", "between 84% and 88%"
-RANGE_BEFORE = re.compile(r"\d[-\u2013]$|\bbetween\s+(?:[\d.,]+\s*%?\s+and\s+)?$", re.I)
-DASH_AFTER = re.compile(r"[-\u2013]\d")
+# a range's ends: "81.2-82.1", "between 84% and 88%", "52.1 ~ 52.6" (a tilde between two
+# numbers; before one alone it says "about")
+RANGE_BEFORE = re.compile(r"\d[-\u2013]$|\d\s*%?\s*[~\uff5e\u301c]\s*$|"
+                          r"\bbetween\s+(?:[\d.,]+\s*%?\s+and\s+)?$", re.I)
+DASH_AFTER = re.compile(r"[-\u2013]\d|\s*%?\s*[~\uff5e\u301c]\s*\d")
 AND_AFTER = re.compile(r"\s*%?\s+and\s+[\d.,]+")
 BETWEEN = re.compile(r"\bbetween\s+$", re.I)
 # "around 74.0 to 74.5", "0.1% to 0.5% lower": a range, unless it is a change "from" one

@@ -297,6 +297,18 @@ class LatexReader:
             index = last + 1
         return found
 
+    def _caption_lines(self, text: str, first: int, last: int) -> list[tuple[int, str]]:
+        """A caption's text line by line, each with its own line (a number on the caption's
+        third line is reported there); one written on one line, or read another way, whole."""
+        source = "\n".join(self.lines[first:last + 1])
+        at = source.find("\\caption")
+        opening = source.find("{", at)
+        if last == first or at < 0 or opening < 0:
+            return [(first, text)]
+        inner = source[opening + 1:group_end(source, opening) - 1].split("\n")
+        return [(first + offset, plain(piece)) for offset, piece in enumerate(inner)
+                if plain(piece)]
+
     @staticmethod
     def _own_caption(listed: list[tuple[str, int, int]], line: int, envs: dict) -> str | None:
         """Of a float holding several tabulars each under a caption of its own (no
@@ -342,10 +354,11 @@ class LatexReader:
         listed = self._caption_list(start, end)
         captions = self._captions(start, end, listed)
         envs = self._sub_environments(start, end)
-        for text, first, _ in sorted(set(captions.values()) | set(listed),
-                                     key=lambda item: item[1]):
+        for text, first, last in sorted(set(captions.values()) | set(listed),
+                                        key=lambda item: item[1]):
             self.blocks.close()
-            self.blocks.prose(first + 1, text)
+            for line, piece in self._caption_lines(text, first, last):
+                self.blocks.prose(line + 1, piece)
             self.blocks.close()
         captioned = {line for _, first, last in [*captions.values(), *listed]
                      for line in range(first, last + 1)}

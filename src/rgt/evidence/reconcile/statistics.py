@@ -80,7 +80,10 @@ SEEDS = re.compile(
     r"\s+times\b(?!\s+(?:faster|slower|more|less|larger|smaller|higher|lower|fewer|better|worse|"
     r"as)\b)"
     # ``3-times average/best``: the runs averaged
-    rf"|\b(?P<n4>\d+|{'|'.join(WORDS)})[-\s]times\s+(?:average|averaged|mean)\b",
+    rf"|\b(?P<n4>\d+|{'|'.join(WORDS)})[-\s]times\s+(?:average|averaged|mean)\b"
+    # ``The average of 5 experiments``, ``averaged over 3 experiments``: the runs averaged
+    r"|\b(?:averages?|mean|median|averaged\s+over|averaged\s+across)\s+(?:of\s+|over\s+)?"
+    rf"(?P<n5>\d+|{'|'.join(WORDS)})\s+experiments\b",
     re.IGNORECASE,
 )
 FILLER = re.compile(
@@ -164,7 +167,7 @@ def _seed_counts(text: str, taken: list[Statement]) -> list[Statement]:
     for match in SEEDS.finditer(text):
         if PARTIAL.search(text[:match.start()]):
             continue
-        group = next(name for name in ("n", "n2", "n3", "n4") if match.group(name))
+        group = next(name for name in ("n", "n2", "n3", "n4", "n5") if match.group(name))
         word = match.group(group)
         count = WORDS.get(word.lower()) or int(word)
         number = Number(match.group(0), float(count), 0, "", False, 1.0,
