@@ -29,6 +29,7 @@ UNIT = re.compile(
     r"GPU[- ]hours?|epochs?|steps?|iterations?|px|pixels?|x|\u00d7|fps|it/s|samples?|images?|"
     r"examples?|tokens?|layers?|W|\u00b0C|cores?|CPUs?|nodes?|USD|EUR|degrees?|rad|radians?)(?![\w])"
     r"|\s?/\s?(?:h|s)\b|\s?\u00b0(?!\s?[CF]\b)"
+    r"|[-\s]fold\b"  # a factor: "rose 2.5-fold"
 )
 # The settings of a test, not its results: "80% power", "alpha = 0.05", "p <= 0.05", "p = 0.19".
 TEST_SETTING_BEFORE = re.compile(
@@ -66,7 +67,7 @@ WORDS = {"one": 1, "single": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six
 NOT_RUNS = (r"(?![-\s]+(?:increase|improvement|reduction|decrease|gain|speed|faster|slower|"
             r"larger|smaller|more|less|fewer|higher|lower|cross[-\s]?validat|cv\b))")
 SEEDS = re.compile(
-    rf"\b(?P<n>\d+|{'|'.join(WORDS)})[\s-]+"
+    rf"(?<![\d.,])\b(?P<n>\d+|{'|'.join(WORDS)})[\s-]+"
     r"(?:(?:random|independent|different|distinct|separate|training)\s+){0,2}"
     r"(?:seeds?|runs?|trials?|restarts?|repetitions?|repeats?|train[-\s]?test\s+splits?|folds?|"
     # averaged ``over 4 splits`` (each a run), not ``3 splits`` alone (train, val and test)
@@ -159,13 +160,17 @@ def _intervals(text: str) -> list[Statement]:
 
 PARTIAL = re.compile(r"\b(?:first|last|other|remaining|additional|extra|more|new|those|these|"
                      r"two|few|some)\s*$", re.IGNORECASE)
+# a change by a factor, not a count of runs: "rose 2-fold", "improved by 3-fold"
+CHANGED_BY = re.compile(r"\b(?:rose|rises|grew|grows|increased?|improved?|dropped|fell|"
+                        r"decreased?|reduced?)\s+(?:by\s+)?(?:about\s+|roughly\s+|~\s*)?$",
+                        re.IGNORECASE)
 
 
 def _seed_counts(text: str, taken: list[Statement]) -> list[Statement]:
     """``3 seeds``, ``five runs``, ``seeds: 5`` — not ``the first three seeds`` (a subset)."""
     found = []
     for match in SEEDS.finditer(text):
-        if PARTIAL.search(text[:match.start()]):
+        if PARTIAL.search(text[:match.start()]) or CHANGED_BY.search(text[:match.start()]):
             continue
         group = next(name for name in ("n", "n2", "n3", "n4", "n5") if match.group(name))
         word = match.group(group)
