@@ -355,7 +355,9 @@ def _a_matrix(table: Table, labels: set[int]) -> bool:
     ``PCA``, ``1bit`` down and across): each cell relates two of them (a correlation), and
     its diagonal (``1.00``, each with itself) states nothing."""
     heads = [table.header[j].strip() for j in range(len(table.header)) if j not in labels]
-    rows = [row[min(labels)].text.strip() for row in table.rows if labels and row]
+    first = min(labels, default=0)
+    rows = [row[first].text.strip() if first < len(row) else "" for row in table.rows
+            if labels and row]  # (a row cut short has no name there)
     return len(heads) >= 2 and all(heads) and sorted(heads) == sorted(rows)
 
 
