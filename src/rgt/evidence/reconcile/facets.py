@@ -85,6 +85,8 @@ def _pick(hits: list[Hit], facet: str, level: Level, width: int,
         spans = sentence_spans(level.text, [])
         relevant = _outside_other_parts(
             level.text, spans, _outside_notes(level.text, spans, relevant), hits)
+    if facet in ("split", "metric") and level.tier in ("caption", "scope", "paragraph"):
+        relevant = [hit for hit in relevant if not _a_selection_s(level.text, hit)]
     if facet == "split":  # "40 additional hours of training": time spent, not the train split
         relevant = [hit for hit in relevant if not DURATION_OF.search(fold(level.text)[:hit.start])
                     and not _trains_something(level.text, hit)
@@ -191,6 +193,19 @@ A_SUBJECT = re.compile(r"\b(?:we|i|they|you|to|was|were|is|are|be|been|being|hav
 A_TIME = re.compile(r"\b(?:after|before|during|throughout|while|until)\s+$")
 # "trained on ImageNet", "train on adversarial examples": the data it learns from, no split
 ON_DATA = re.compile(r"\s+on\s+(?!(?:the\s+)?(?:train|training)\b)")
+
+
+# how the runs were chosen, not what the numbers are: "best by validation NDCG@10", "selected
+# on the validation set", "tuned on val"
+SELECTED_BY = re.compile(r"\b(?:best|selected|chosen|picked|tuned|early[-\s]stopped|selection)\s+"
+                         r"(?:by|on|using|with|against)\s+(?:the\s+)?(?:(?:val|validation|valid|"
+                         r"dev|development)(?:\s+set)?\s+)?$")
+
+
+def _a_selection_s(text: str, hit: Hit) -> bool:
+    """A caption's split or metric that says how the runs were chosen (``best by validation
+    NDCG@10``): the selection's, not the numbers' below."""
+    return SELECTED_BY.search(fold(text)[:hit.start]) is not None
 
 
 # an amount of training data, a setting: "1M (2.6G) tokenized training texts", "50K training

@@ -62,6 +62,8 @@ def _si(match: re.Match) -> str:
 
 DIGITS_AS_LETTERS = str.maketrans("0123456789", "abcdefghij")
 SIMPLE = [
+    # a colour is no number: ``\textcolor{green!50!black}{…}``, ``\colorbox{gray!20}{…}``
+    (re.compile(r"\\(?:textcolor|colorbox)\s*(?:\[[^\]]*\]\s*)?\{[^{}]*\}"), " "),
     # a box's width or a rotation's angle is layout, no number: ``\parbox{3.7em}{Tied}``
     (re.compile(r"\\(?:parbox|rotatebox)\s*(?:\[[^\]]*\]\s*)*\{[^{}]*\}"), " "),
     (re.compile(r"\\(?:SI|qty)\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}\s*\{([^{}]*)\}"), _si),
@@ -306,8 +308,8 @@ class LatexReader:
         if last == first or at < 0 or opening < 0:
             return [(first, text)]
         inner = source[opening + 1:group_end(source, opening) - 1].split("\n")
-        return [(first + offset, plain(piece)) for offset, piece in enumerate(inner)
-                if plain(piece)]
+        return [(first + offset, typeset) for offset, piece in enumerate(inner)
+                if (typeset := plain(piece))]
 
     @staticmethod
     def _own_caption(listed: list[tuple[str, int, int]], line: int, envs: dict) -> str | None:
