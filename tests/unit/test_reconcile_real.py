@@ -41,10 +41,9 @@ def test_the_dev_part_scores_as_its_rules_were_left():
 
 def test_the_held_out_part_scores_no_worse_than_when_it_was_scored():
     score = score_real("heldout")  # scored once, after the last rule change (its README)
-    assert score["found"] >= 13 and score["planted"] == 23
+    assert score["found"] >= 11 and score["planted"] == 29
     assert (score["known_found"], score["known"]) == (0, 0)  # its sources get none wrong
-    assert _kinds(score) == {"drifted": {"drift": 5, "unmapped": 2},
-                             "clean": {"drift": 6, "unmapped": 2}}  # as scored
+    assert _kinds(score) == {"drifted": {"drift": 12}, "clean": {"drift": 12}}  # as scored
 
 
 def test_the_readme_quotes_the_held_out_part_as_it_scores():
